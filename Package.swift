@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+// Tools version 6.0 compiles every Swift target in the Swift 6 language mode (strict concurrency).
+import PackageDescription
+
+let package = Package(
+    name: "Herald",
+    products: [
+        .executable(name: "herald", targets: ["herald"])
+    ],
+    targets: [
+        // C libraries from Debian's -dev packages.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // Opaque C facade over ICU: its public header includes no ICU header, so Foundation's ICU never clashes.
+        .target(
+            name: "CICUShim",
+            linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
+        ),
+
+        // The domain and policy: pure Swift, no I/O.
+        .target(name: "HeraldCore"),
+        // ICU in Swift: zones, wall time, MessageFormat, plural rules, tz data build.
+        .target(name: "HeraldText", dependencies: ["CICUShim", "HeraldCore"]),
+        // libpq: connection pool on dedicated threads, pipeline, COPY, LISTEN, migrations, repositories.
+        .target(name: "HeraldPostgres", dependencies: ["CLibPQ", "HeraldCore"]),
+        // libmicrohttpd server, router, JSON, problem+json, API key hashing.
+        .target(name: "HeraldHTTP", dependencies: ["CMicroHTTPD", "CCrypto", "HeraldCore"]),
+        // Wiring: config, handlers, workers, embedded database, scheduler.
+        .target(
+            name: "HeraldService",
+            dependencies: ["HeraldCore", "HeraldText", "HeraldPostgres", "HeraldHTTP"]
+        ),
+        .executableTarget(name: "herald", dependencies: ["HeraldService"]),
+
+        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
+        .testTarget(name: "HeraldTextTests", dependencies: ["HeraldText", "HeraldCore"]),
+        .testTarget(name: "HeraldPostgresTests", dependencies: ["HeraldPostgres", "HeraldCore"]),
+        .testTarget(name: "HeraldHTTPTests", dependencies: ["HeraldHTTP", "HeraldCore"]),
+        .testTarget(
+            name: "HeraldServiceTests",
+            dependencies: ["HeraldService", "HeraldPostgres", "HeraldHTTP", "HeraldText", "HeraldCore"]
+        ),
+    ],
+    cxxLanguageStandard: .cxx17
+)

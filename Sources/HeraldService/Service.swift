@@ -1,0 +1,4 @@
+import HeraldCore
+import HeraldHTTP
+import HeraldPostgres
+import HeraldText

@@ -1,0 +1,4 @@
+import Testing
+@testable import HeraldCore
+
+@Test func moduleLoads() {}

@@ -1,0 +1,4 @@
+import Testing
+@testable import HeraldHTTP
+
+@Test func moduleLoads() {}

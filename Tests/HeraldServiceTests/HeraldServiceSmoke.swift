@@ -1,0 +1,4 @@
+import Testing
+@testable import HeraldService
+
+@Test func moduleLoads() {}

@@ -1,0 +1,4 @@
+import Testing
+@testable import HeraldText
+
+@Test func moduleLoads() {}
