@@ -1,0 +1,172 @@
+import Foundation
+
+/// Everything `herald serve` needs, read once from the environment and flags and validated before anything starts.
+public struct ServiceConfig: Sendable, Equatable {
+    /// PostgreSQL connection string; `nil` runs an embedded cluster under `dataDirectory`.
+    public var databaseURL: String?
+    /// Folder for the embedded database, generated tz data and the bootstrap admin key.
+    public var dataDirectory: String
+    /// Address the HTTP server binds to.
+    public var httpHost: String
+    /// Port the HTTP server binds to; 0 picks a free one.
+    public var httpPort: Int
+    /// An admin API key to create or update at start.
+    public var adminKey: String?
+    /// libmicrohttpd worker threads.
+    public var httpThreads: Int
+    /// Simultaneous HTTP connections accepted.
+    public var httpConnectionLimit: Int
+    /// Seconds an idle HTTP connection stays open.
+    public var httpIdleTimeoutSeconds: Int
+    /// Largest accepted request body in bytes.
+    public var maxBodyBytes: Int
+    /// PostgreSQL connections in the pool.
+    public var databasePoolSize: Int
+    /// Folder of `NNNN_name.sql` migrations; `nil` searches the usual places.
+    public var migrationsDirectory: String?
+    /// Seconds in-flight requests get to finish at shutdown.
+    public var shutdownGraceSeconds: Int
+    /// Lowest log level written: debug, info, warning or error.
+    public var logLevel: String
+
+    /// The defaults of DESIGN.md: embedded database under `.herald/`, HTTP on 127.0.0.1:8080.
+    public static let defaults = ServiceConfig(
+        databaseURL: nil, dataDirectory: ".herald", httpHost: "127.0.0.1", httpPort: 8080, adminKey: nil,
+        httpThreads: 8, httpConnectionLimit: 1024, httpIdleTimeoutSeconds: 30, maxBodyBytes: 1 << 20,
+        databasePoolSize: 8, migrationsDirectory: nil, shutdownGraceSeconds: 10, logLevel: "info")
+}
+
+/// One problem found in the configuration, naming the variable or flag.
+public struct ConfigProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The environment variable (and matching flag) at fault.
+    public var setting: String
+    /// What is wrong with it.
+    public var message: String
+
+    public var description: String { "\(setting): \(message)" }
+}
+
+extension ServiceConfig {
+    /// The settings by environment variable name, with the flag that overrides each.
+    static let settings: [(env: String, flag: String)] = [
+        ("DATABASE_URL", "--database-url"), ("HERALD_DATA_DIR", "--data-dir"), ("HERALD_HTTP_ADDR", "--http-addr"),
+        ("HERALD_ADMIN_KEY", "--admin-key"), ("HERALD_HTTP_THREADS", "--http-threads"),
+        ("HERALD_HTTP_CONNECTION_LIMIT", "--http-connection-limit"),
+        ("HERALD_HTTP_IDLE_TIMEOUT", "--http-idle-timeout"), ("HERALD_MAX_BODY_BYTES", "--max-body-bytes"),
+        ("HERALD_DB_POOL_SIZE", "--db-pool-size"), ("HERALD_MIGRATIONS_DIR", "--migrations-dir"),
+        ("HERALD_SHUTDOWN_GRACE", "--shutdown-grace"), ("HERALD_LOG_LEVEL", "--log-level"),
+    ]
+
+    /// Reads the configuration from `environment`, overridden by `--flag value` or `--flag=value` arguments.
+    /// Every problem is reported together.
+    public static func load(
+        environment: [String: String], arguments: [String]
+    ) -> Result<ServiceConfig, ConfigProblems> {
+        var problems: [ConfigProblem] = []
+        var values: [String: String] = [:]
+        for (env, _) in settings { if let v = environment[env] { values[env] = v } }
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+            guard let setting = settings.first(where: { $0.flag == parts[0] }) else {
+                problems.append(ConfigProblem(setting: argument, message: "unknown option"))
+                continue
+            }
+            if parts.count == 2 {
+                values[setting.env] = parts[1]
+            } else if index < arguments.count {
+                values[setting.env] = arguments[index]
+                index += 1
+            } else {
+                problems.append(ConfigProblem(setting: setting.flag, message: "needs a value"))
+            }
+        }
+        var config = ServiceConfig.defaults
+        config.apply(values, problems: &problems)
+        return problems.isEmpty ? .success(config) : .failure(ConfigProblems(problems: problems))
+    }
+
+    private mutating func apply(_ values: [String: String], problems: inout [ConfigProblem]) {
+        if let url = values["DATABASE_URL"] {
+            if url.trimmingCharacters(in: .whitespaces).isEmpty {
+                problems.append(ConfigProblem(setting: "DATABASE_URL", message: "is empty"))
+            } else {
+                databaseURL = url
+            }
+        }
+        if let dir = values["HERALD_DATA_DIR"] {
+            if dir.isEmpty {
+                problems.append(ConfigProblem(setting: "HERALD_DATA_DIR", message: "is empty"))
+            } else {
+                dataDirectory = dir
+            }
+        }
+        if let addr = values["HERALD_HTTP_ADDR"] {
+            switch Self.parseAddress(addr) {
+            case .some((let host, let port)): (httpHost, httpPort) = (host, port)
+            case .none:
+                problems.append(
+                    ConfigProblem(setting: "HERALD_HTTP_ADDR", message: "must be IPv4:port, e.g. 127.0.0.1:8080"))
+            }
+        }
+        if let key = values["HERALD_ADMIN_KEY"] {
+            if key.count < 16 || key.count > 256 || key.contains(where: { $0.isWhitespace }) {
+                problems.append(
+                    ConfigProblem(setting: "HERALD_ADMIN_KEY", message: "must be 16 to 256 characters without spaces"))
+            } else {
+                adminKey = key
+            }
+        }
+        Self.integer(values, "HERALD_HTTP_THREADS", 1...256, &httpThreads, &problems)
+        Self.integer(values, "HERALD_HTTP_CONNECTION_LIMIT", 1...100_000, &httpConnectionLimit, &problems)
+        Self.integer(values, "HERALD_HTTP_IDLE_TIMEOUT", 1...3600, &httpIdleTimeoutSeconds, &problems)
+        Self.integer(values, "HERALD_MAX_BODY_BYTES", 1024...(64 << 20), &maxBodyBytes, &problems)
+        Self.integer(values, "HERALD_DB_POOL_SIZE", 1...256, &databasePoolSize, &problems)
+        Self.integer(values, "HERALD_SHUTDOWN_GRACE", 0...600, &shutdownGraceSeconds, &problems)
+        if let dir = values["HERALD_MIGRATIONS_DIR"] { migrationsDirectory = dir }
+        if let level = values["HERALD_LOG_LEVEL"] {
+            if ["debug", "info", "warning", "error"].contains(level) {
+                logLevel = level
+            } else {
+                problems.append(
+                    ConfigProblem(setting: "HERALD_LOG_LEVEL", message: "must be debug, info, warning or error"))
+            }
+        }
+    }
+
+    private static func integer(
+        _ values: [String: String], _ name: String, _ range: ClosedRange<Int>, _ target: inout Int,
+        _ problems: inout [ConfigProblem]
+    ) {
+        guard let text = values[name] else { return }
+        guard let value = Int(text), range.contains(value) else {
+            problems.append(
+                ConfigProblem(
+                    setting: name, message: "must be an integer from \(range.lowerBound) to \(range.upperBound)"))
+            return
+        }
+        target = value
+    }
+
+    /// Parses `host:port` where host is a dotted IPv4 address.
+    static func parseAddress(_ text: String) -> (String, Int)? {
+        guard let colon = text.lastIndex(of: ":") else { return nil }
+        let host = String(text[..<colon])
+        guard let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else { return nil }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard octets.count == 4, octets.allSatisfy({ Int($0).map { (0...255).contains($0) } ?? false }) else {
+            return nil
+        }
+        return (host, port)
+    }
+}
+
+/// All configuration problems found at start.
+public struct ConfigProblems: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Each problem, in the order found.
+    public var problems: [ConfigProblem]
+
+    public var description: String { problems.map(\.description).joined(separator: "\n") }
+}

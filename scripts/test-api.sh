@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Validates openapi.yaml and runs schemathesis against a running herald with its own embedded PostgreSQL.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+herald=${1:-.build/debug/herald}
+
+if [[ ! -x .venv/bin/schemathesis ]]; then
+    python3 -m venv .venv
+    .venv/bin/pip install -q --disable-pip-version-check -r scripts/requirements-test.txt
+fi
+.venv/bin/openapi-spec-validator openapi.yaml
+
+ready() {
+    python3 -c 'import sys, urllib.request; urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/ready", timeout=2)' \
+        "$1" >/dev/null 2>&1
+}
+
+work=$(mktemp -d)
+chmod 755 "$work"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+key="hk_contract_$(python3 -c 'import secrets; print(secrets.token_urlsafe(24))')"
+HERALD_DATA_DIR="$work/data" HERALD_HTTP_ADDR="127.0.0.1:$port" HERALD_ADMIN_KEY="$key" HERALD_SQL_DIR="$PWD/sql" \
+    "$herald" serve >"$work/herald.out" 2>"$work/herald.log" &
+pid=$!
+cleanup() {
+    kill -TERM "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+for _ in $(seq 1 300); do
+    if ready "$port"; then break; fi
+    kill -0 "$pid" 2>/dev/null || { echo "herald exited early"; tail -20 "$work/herald.log"; exit 1; }
+    sleep 0.2
+done
+ready "$port" || { echo "herald never became ready"; tail -20 "$work/herald.log"; exit 1; }
+
+.venv/bin/schemathesis run openapi.yaml --url "http://127.0.0.1:$port" \
+    --header "Authorization: Bearer $key" \
+    --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
+    --phases examples,coverage,fuzzing --max-examples 25 --seed 1 --workers 2 --no-shrink
