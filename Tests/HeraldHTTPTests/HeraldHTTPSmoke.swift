@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HeraldHTTP
 
 @Test func moduleLoads() {}

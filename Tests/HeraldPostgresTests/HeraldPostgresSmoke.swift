@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HeraldPostgres
 
 @Test func moduleLoads() {}

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HeraldService
 
 @Test func moduleLoads() {}

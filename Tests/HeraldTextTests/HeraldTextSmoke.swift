@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HeraldText
 
 @Test func moduleLoads() {}

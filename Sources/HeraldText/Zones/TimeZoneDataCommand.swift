@@ -1,4 +1,5 @@
 import Glibc
+
 /// `herald tzdata …`: builds and checks the ICU time zone data compiled from the OS tz database.
 public enum TimeZoneDataCommand {
     /// Runs the subcommand with its arguments (after `tzdata`) and returns the process exit status.
