@@ -40,9 +40,14 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Requests that have started and not yet finished sending their response.
+    /// Requests that have started (request line received) and are not yet complete, including uploads.
     public var inFlightRequests: Int {
         core.inFlight.load(ordering: .acquiring)
+    }
+
+    /// Requests whose handler is running or whose response is being sent; graceful stop waits for these.
+    public var activeRequests: Int {
+        core.active.load(ordering: .acquiring)
     }
 
     /// Whether `stop` has begun: new connections are refused and responses close their connection.
@@ -98,8 +103,9 @@ public final class HTTPServer: Sendable {
         return Running(daemon: daemon, listenSocket: socket, port: port, core: retained)
     }
 
-    /// Stops gracefully and blocks until done: stops accepting, lets in-flight requests finish for up to
-    /// `timeout`, then stops the worker threads (which waits for any handler still running). Safe to call twice.
+    /// Stops gracefully and blocks until done: stops accepting, lets active requests finish for up to `timeout`,
+    /// then stops the worker threads (which waits for any handler still running) and closes every connection;
+    /// uploads still in progress are cut. Safe to call twice.
     public func stop(timeout: Duration = .seconds(10)) {
         let running: Running? = phase.withLock { phase in
             guard case .running(let running) = phase else { return nil }
@@ -110,11 +116,11 @@ public final class HTTPServer: Sendable {
         core.draining.store(true, ordering: .releasing)
         let quiescedSocket = MHD_quiesce_daemon(running.daemon)
         let deadline = ContinuousClock.now + timeout
-        while core.inFlight.load(ordering: .acquiring) > 0, ContinuousClock.now < deadline {
+        while core.active.load(ordering: .acquiring) > 0, ContinuousClock.now < deadline {
             // Shutdown is rare and bounded; a short poll keeps this free of extra signalling in the request path.
             usleep(2_000)
         }
-        let unfinished = core.inFlight.load(ordering: .acquiring)
+        let unfinished = core.active.load(ordering: .acquiring)
         MHD_stop_daemon(running.daemon)
         // After quiescing, the listening socket is ours to close, and only once the daemon has stopped.
         if quiescedSocket >= 0 {

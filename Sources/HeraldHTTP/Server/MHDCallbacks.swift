@@ -41,6 +41,8 @@ func heraldAccess(
         if expectsOversizedBody(state, limit: server.configuration.maxBodyBytes) {
             // The client waits for 100 Continue before sending, so answering now spares the upload.
             state.bodyTooLarge = true
+            state.active = true
+            server.active.add(1, ordering: .relaxed)
             return respondTooLarge(state, connection: connection, server: server)
         }
         return .YES
@@ -62,6 +64,8 @@ func heraldAccess(
         return .YES
     }
     if state.status != nil { return .YES }
+    state.active = true
+    server.active.add(1, ordering: .relaxed)
     if state.bodyTooLarge {
         return respondTooLarge(state, connection: connection, server: server)
     }
@@ -82,6 +86,9 @@ func heraldRequestCompleted(
     let server = core(cls)
     let state = Unmanaged<RequestState>.fromOpaque(opaque).takeRetainedValue()
     server.finish(state, completed: reason == .REQUEST_TERMINATED_COMPLETED_OK && state.status != nil)
+    if state.active {
+        server.active.subtract(1, ordering: .releasing)
+    }
     server.inFlight.subtract(1, ordering: .releasing)
 }
 

@@ -8,7 +8,7 @@ enum MHDDaemon {
         core: UnsafeMutableRawPointer
     ) -> OpaquePointer? {
         var flags =
-            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_TURBO.rawValue
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
             | MHD_USE_ERROR_LOG.rawValue
             // Needed by MHD_quiesce_daemon for graceful shutdown.
             | MHD_USE_ITC.rawValue

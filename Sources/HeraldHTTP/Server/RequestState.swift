@@ -20,6 +20,8 @@ final class RequestState {
     var route: String?
     var keyID: String?
     var responseBytes = 0
+    /// Whether the request counts as active (its response is being produced or sent).
+    var active = false
 
     init(target: String, started: ContinuousClock.Instant) {
         self.target = target

@@ -20,7 +20,11 @@ final class ServerCore: Sendable {
     let dispatcher: RequestDispatcher
     let logger: Logger
     let metrics: Metrics?
+    /// Requests from the request line until libmicrohttpd reports them complete.
     let inFlight = Atomic<Int>(0)
+    /// Requests whose handler has started, until their response is sent. Graceful stop waits for these only:
+    /// libmicrohttpd may not notice a client that abandoned a half-sent request until the idle timeout.
+    let active = Atomic<Int>(0)
     let draining = Atomic<Bool>(false)
     let addresses = Mutex(AddressBook())
 

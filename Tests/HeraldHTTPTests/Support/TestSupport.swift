@@ -40,3 +40,17 @@ enum TestKeys {
         none: Principal(keyID: "key-none", scopes: []),
     ])
 }
+
+/// A value shared between a test and the threads it starts.
+final class SharedBox<Value: Sendable>: Sendable {
+    private let storage: Mutex<Value>
+
+    init(_ value: Value) {
+        storage = Mutex(value)
+    }
+
+    var value: Value {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+}
