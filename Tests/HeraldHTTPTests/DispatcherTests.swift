@@ -136,7 +136,7 @@ import Testing
         (#"{"user_id": 1"#, "application/json", 400, "malformed-json"),
         ("", "application/json", 400, "malformed-json"),
         (#"{"user_id": 1}"#, "text/plain", 400, "unsupported-content-type"),
-        (#"{"user_id": "1"}"#, "application/json", 422, "invalid-body"),
+        (#"{"user_id": "1"}"#, "application/json", 422, "validation-failed"),
         (#"{"user_id": 1}"#, "application/merge-patch+json", 201, ""),
         (#"{"user_id": 1}"#, "application/json; charset=utf-8", 201, ""),
     ])

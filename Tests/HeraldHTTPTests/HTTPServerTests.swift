@@ -232,7 +232,7 @@ final class RunningServer {
         try pending.send(Array("POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{".utf8))
         #expect(try running.client().request("GET", "/health").status == 200)
         #expect(waitUntil { running.server.inFlightRequests >= 1 })
-        #expect(running.server.activeRequests == 0)
+        #expect(waitUntil { running.server.activeRequests == 0 })
         let stopped = SharedBox(false)
         let server = running.server
         Thread {

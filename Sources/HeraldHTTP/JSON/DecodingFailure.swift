@@ -33,7 +33,8 @@ enum DecodingFailure {
     }
 
     /// Foundation reports both broken syntax and numbers that do not fit their type (1.5 or 1e40 for an `Int`) as
-    /// "not valid JSON" with no path, so the body is parsed again to tell the two apart and to find the number.
+    /// "not valid JSON" with no path, so the body is parsed again to tell the two apart. The pointer is given when
+    /// exactly one number is fractional or beyond `Int`; an integer too big for a narrower type stays unlocated.
     private static func problemForUnlocatedCorruption(body: Data) -> HTTPError {
         guard let tree = try? JSONCoders.verbatimDecoder.decode(JSONValue.self, from: body) else {
             return HTTPError.malformedJSON()
@@ -64,10 +65,11 @@ enum DecodingFailure {
     }
 
     private static func invalid(pointer: String?, detail: String) -> HTTPError {
-        HTTPError(
-            status: .unprocessableContent, type: "invalid-body", title: "Invalid request body",
-            detail: detail,
-            pointer: pointer, errors: pointer.map { [FieldError(pointer: $0, detail: detail)] } ?? [])
+        guard let pointer else {
+            return HTTPError(
+                status: .unprocessableContent, type: "validation-failed", title: "Validation failed", detail: detail)
+        }
+        return .invalidField(pointer, detail)
     }
 
     private static func describe(_ type: Any.Type) -> String {

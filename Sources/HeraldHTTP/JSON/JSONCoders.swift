@@ -51,7 +51,7 @@ public enum JSONCoders {
             throw error
         } catch {
             throw HTTPError(
-                status: .unprocessableContent, type: "invalid-body", title: "Invalid request body",
+                status: .unprocessableContent, type: "validation-failed", title: "Validation failed",
                 detail: "The request body was rejected.")
         }
     }
