@@ -56,7 +56,7 @@ public struct HTTPRequest: Sendable {
 
     /// The first value of a header, looked up case-insensitively.
     public func header(_ name: String) -> String? {
-        headers[name.lowercased()]
+        headers[name]
     }
 
     /// Splits a request target into its path and raw query, dropping a fragment and an absolute-form origin.

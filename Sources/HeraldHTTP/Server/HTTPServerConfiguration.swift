@@ -22,7 +22,7 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         threadPoolSize: Int = 8,
         connectionLimit: Int = 1024,
         idleTimeout: Duration = .seconds(30),
-        connectionMemoryLimit: Int = 64 * 1024,
+        connectionMemoryLimit: Int = 32 * 1024,
         maxBodyBytes: Int = 1 << 20
     ) {
         self.host = host

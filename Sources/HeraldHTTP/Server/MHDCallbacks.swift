@@ -192,7 +192,7 @@ private func queue(
     }
     guard let mhdResponse = created else { return .NO }
     defer { MHD_destroy_response(mhdResponse) }
-    for (name, value) in response.headers where name.lowercased() != "content-length" {
+    for (name, value) in response.headers where !HTTPHeaders.namesMatch(name, "content-length") {
         // A value with CR or LF is refused by libmicrohttpd, which is the right outcome for header injection.
         _ = MHD_add_response_header(mhdResponse, name, value)
     }
