@@ -102,6 +102,53 @@ final class RunningServer {
         #expect(try running.client().request("POST", "/v1/echo", headers: headers, body: body + [32]).status == 413)
     }
 
+    @Test func expectContinueWithinTheLimitGetsTheBody() throws {
+        let running = try RunningServer()
+        let client = try running.client()
+        let body = Array(#"{"user_id":5}"#.utf8)
+        try client.send(
+            Array(
+                ("POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    + "Authorization: Bearer \(TestKeys.events)\r\n"
+                    + "Content-Length: \(body.count)\r\nExpect: 100-continue\r\n\r\n").utf8))
+        #expect(try client.readResponse(bodyExpected: false).status == 100)
+        try client.send(body)
+        let response = try client.readResponse()
+        #expect(response.status == 201)
+        #expect(try JSONValue(parsing: response.body)["user_id"] == .int(5))
+    }
+
+    @Test(arguments: [(1 << 20, 201), (40, 413)])
+    func chunkedUploadsAreAccumulatedAndLimited(limit: Int, status: Int) throws {
+        let running = try RunningServer(maxBodyBytes: limit)
+        let client = try running.client()
+        let chunks = [#"{"user_id""#, #":9,"tags":["#, #""a","b","c","d","e"]}"#]
+        var raw =
+            "POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            + "Authorization: Bearer \(TestKeys.events)\r\nTransfer-Encoding: chunked\r\n\r\n"
+        for chunk in chunks {
+            raw += String(chunk.utf8.count, radix: 16) + "\r\n" + chunk + "\r\n"
+        }
+        raw += "0\r\n\r\n"
+        try client.send(Array(raw.utf8))
+        let response = try client.readResponse()
+        #expect(response.status == status)
+        if status == 201 {
+            #expect(
+                try JSONValue(parsing: response.body)["tags"]
+                    == .array(["a", "b", "c", "d", "e"].map(JSONValue.string)))
+        }
+    }
+
+    @Test func asyncStopReleasesThePort() async throws {
+        let running = try RunningServer()
+        let port = running.port
+        await running.server.stop(timeout: .seconds(5))
+        #expect(running.server.port == nil)
+        #expect(throws: RawHTTPClient.Failure.self) { try RawHTTPClient(port: port) }
+        await running.server.stop(timeout: .seconds(5))
+    }
+
     @Test func malformedJSONIs400() throws {
         let running = try RunningServer()
         let response = try running.client().request(
