@@ -80,7 +80,8 @@ private struct Preferences: Codable {
     @Test func validBodyDecodesWithSnakeCaseAndDates() throws {
         let json = #"""
             {"user_id":3,"quiet_hours":{"start":"22:00","end":"07:00","weekdays":[1,2]},"channel":"email",
-             "mutes":[{"scope":"all","until":"2026-12-01T09:00:00.250Z"},{"scope":"t","until":"2026-12-01T10:00:00+01:00"}]}
+             "mutes":[{"scope":"all","until":"2026-12-01T09:00:00.250Z"},
+                      {"scope":"t","until":"2026-12-01T10:00:00+01:00"}]}
             """#
         let value = try JSONCoders.decode(Preferences.self, from: Array(json.utf8))
         #expect(value.userId == 3)
