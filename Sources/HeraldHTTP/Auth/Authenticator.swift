@@ -1,0 +1,28 @@
+/// Looks up API keys by the SHA-256 hex of their secret; the service backs it with its key store.
+public protocol Authenticator: Sendable {
+    /// The principal of the key whose secret hashes to `keyHash`, or nil for an unknown or revoked key. It runs on an
+    /// HTTP worker thread and may block.
+    func principal(forKeyHash keyHash: String) throws -> Principal?
+}
+
+/// An authenticator over a fixed table of key hashes, for tests and single-key setups.
+public struct StaticAuthenticator: Authenticator {
+    /// Principals by the SHA-256 hex of their secret.
+    public var principals: [String: Principal]
+
+    /// Creates an authenticator from principals keyed by secret hash.
+    public init(principals: [String: Principal]) {
+        self.principals = principals
+    }
+
+    /// Creates an authenticator from plain secrets, hashing them here.
+    public init(secrets: [String: Principal]) {
+        self.principals = Dictionary(
+            uniqueKeysWithValues: secrets.map { (SHA256.hexDigest($0.key), $0.value) })
+    }
+
+    /// The principal for a hash, if listed.
+    public func principal(forKeyHash keyHash: String) throws -> Principal? {
+        principals[keyHash]
+    }
+}

@@ -1,0 +1,45 @@
+extension HTTPRequest {
+    /// Decodes the JSON body into a typed value: a non-JSON content type, an empty body or broken syntax is 400, a
+    /// shape mismatch is 422 with the pointer of the offending member.
+    public func decodeJSON<T: Decodable>(_ type: T.Type = T.self) throws(HTTPError) -> T {
+        try requireJSONBody()
+        return try JSONCoders.decode(type, from: body)
+    }
+
+    /// Parses the JSON body into a value tree (for merge patches); errors as in `decodeJSON`.
+    public func decodeJSONValue() throws(HTTPError) -> JSONValue {
+        try requireJSONBody()
+        return try JSONValue(parsing: body)
+    }
+
+    /// Whether a media type is JSON: `application/json` or any `+json` suffix, parameters ignored.
+    static func isJSONMediaType(_ contentType: String) -> Bool {
+        let mediaType =
+            contentType.split(separator: ";", maxSplits: 1).first.map {
+                $0.trimmingSpaces().lowercased()
+            } ?? ""
+        return mediaType == "application/json"
+            || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
+    }
+
+    private func requireJSONBody() throws(HTTPError) {
+        if let contentType = headers["content-type"], !Self.isJSONMediaType(contentType) {
+            throw HTTPError.badRequest(
+                "The body must be JSON, sent with Content-Type: application/json.",
+                type: "unsupported-content-type")
+        }
+        if body.isEmpty {
+            throw HTTPError.malformedJSON("The request body is empty; a JSON document is required.")
+        }
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingSpaces() -> Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }) else { return "" }
+        let last = lastIndex(where: { !isSpace($0) })!
+        return self[first...last]
+    }
+}

@@ -1,0 +1,102 @@
+/// Routes a request value, applies the route's auth requirement, runs the handler and turns every failure into a
+/// problem response; the server calls it for each request, and tests call it without a socket.
+public struct RequestDispatcher: Sendable {
+    /// What happened to one request, for the access log and metrics.
+    public struct Outcome: Sendable {
+        /// The response to send, `X-Request-Id` included.
+        public var response: HTTPResponse
+        /// The matched route template, or nil when no route matched.
+        public var route: String?
+        /// The authenticated caller, if any.
+        public var principal: Principal?
+    }
+
+    /// The route table.
+    public let router: Router
+    /// Resolves API key hashes to principals.
+    public let authenticator: any Authenticator
+    /// Where handler failures are reported.
+    public let logger: Logger
+
+    /// Creates a dispatcher.
+    public init(router: Router, authenticator: any Authenticator, logger: Logger) {
+        self.router = router
+        self.authenticator = authenticator
+        self.logger = logger
+    }
+
+    /// The response for a request, as the server would send it.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        dispatch(request).response
+    }
+
+    /// Dispatches a request and reports the route and principal alongside the response.
+    public func dispatch(_ request: HTTPRequest) -> Outcome {
+        var outcome: Outcome
+        switch router.resolve(method: request.method, path: request.path) {
+        case .notFound:
+            outcome = Outcome(response: problem(.notFound(), for: request), route: nil)
+        case .malformedPath:
+            let error = HTTPError.badRequest(
+                "The path has a malformed percent escape.", type: "malformed-path")
+            outcome = Outcome(response: problem(error, for: request), route: nil)
+        case .methodNotAllowed(let allowed):
+            outcome = Outcome(
+                response: problem(.methodNotAllowed(allowed: allowed), for: request), route: nil)
+        case .matched(let route, let parameters):
+            outcome = run(route, parameters: parameters, request: request)
+        }
+        outcome.response.headers.set("X-Request-Id", request.requestID)
+        return outcome
+    }
+
+    private func run(_ route: Route, parameters: [String: String], request: HTTPRequest) -> Outcome {
+        let name = route.pattern.template
+        var principal: Principal?
+        do {
+            principal = try authenticate(request, requirement: route.auth)
+            let match = RouteMatch(route: name, parameters: parameters, principal: principal)
+            return Outcome(response: try route.handler(request, match), route: name, principal: principal)
+        } catch let error as HTTPError {
+            return Outcome(response: problem(error, for: request), route: name, principal: principal)
+        } catch {
+            logger.error(
+                "request failed",
+                [
+                    "request.id": .string(request.requestID), "http.route": .string(name),
+                    "http.method": .string(request.method.rawValue),
+                    "error.type": .string("\(type(of: error))"),
+                    "error.message": .string(String(describing: error)),
+                ])
+            return Outcome(
+                response: problem(.internalError, for: request), route: name, principal: principal)
+        }
+    }
+
+    /// Checks the bearer key against the requirement: 401 for a missing, malformed or unknown key, 403 for a
+    /// missing scope.
+    private func authenticate(
+        _ request: HTTPRequest, requirement: AuthRequirement
+    ) throws
+        -> Principal?
+    {
+        if case .public = requirement { return nil }
+        guard let authorization = request.headers["authorization"] else {
+            throw HTTPError.unauthorized("This route requires an API key: Authorization: Bearer <key>.")
+        }
+        guard let token = BearerCredentials.token(fromAuthorization: authorization) else {
+            throw HTTPError.unauthorized("The Authorization header must be Bearer <key>.")
+        }
+        guard let principal = try authenticator.principal(forKeyHash: SHA256.hexDigest(token)) else {
+            throw HTTPError.unauthorized("The API key is unknown or revoked.")
+        }
+        if case .scope(let scope) = requirement, !principal.allows(scope) {
+            throw HTTPError.forbidden(missing: scope)
+        }
+        return principal
+    }
+
+    private func problem(_ error: HTTPError, for request: HTTPRequest) -> HTTPResponse {
+        HTTPResponse.problem(error, instance: request.path, requestID: request.requestID)
+    }
+}

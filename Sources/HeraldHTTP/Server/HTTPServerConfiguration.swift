@@ -1,0 +1,81 @@
+/// How the HTTP server listens and what it tolerates from clients.
+public struct HTTPServerConfiguration: Sendable, Equatable {
+    /// The IPv4 or IPv6 literal to bind; `localhost` means 127.0.0.1.
+    public var host: String
+    /// The TCP port; 0 picks a free one, readable from `HTTPServer.port` after start.
+    public var port: UInt16
+    /// libmicrohttpd worker threads; handlers run on them and may block, so size it for concurrent blocking calls.
+    public var threadPoolSize: Int
+    /// Open connections at most; beyond it new connections wait in the kernel backlog.
+    public var connectionLimit: Int
+    /// An idle connection is closed after this long (whole seconds, rounded up).
+    public var idleTimeout: Duration
+    /// Per-connection memory for the request line, headers and read buffer; larger headers get 431.
+    public var connectionMemoryLimit: Int
+    /// The largest accepted request body; larger ones get 413.
+    public var maxBodyBytes: Int
+
+    /// Creates a configuration; every default is suitable for a single-host deployment.
+    public init(
+        host: String = "127.0.0.1",
+        port: UInt16 = 8080,
+        threadPoolSize: Int = 8,
+        connectionLimit: Int = 1024,
+        idleTimeout: Duration = .seconds(30),
+        connectionMemoryLimit: Int = 32 * 1024,
+        maxBodyBytes: Int = 1 << 20
+    ) {
+        self.host = host
+        self.port = port
+        self.threadPoolSize = threadPoolSize
+        self.connectionLimit = connectionLimit
+        self.idleTimeout = idleTimeout
+        self.connectionMemoryLimit = connectionMemoryLimit
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    /// Parses `host:port` or `[v6]:port` into host and port; nil when malformed.
+    public static func parseAddress(_ address: String) -> (host: String, port: UInt16)? {
+        let host: Substring
+        let portText: Substring
+        if address.hasPrefix("[") {
+            guard let close = address.firstIndex(of: "]") else { return nil }
+            host = address[address.index(after: address.startIndex)..<close]
+            let rest = address[address.index(after: close)...]
+            guard rest.hasPrefix(":") else { return nil }
+            portText = rest.dropFirst()
+        } else {
+            guard let colon = address.lastIndex(of: ":"), !address[..<colon].contains(":") else {
+                return nil
+            }
+            host = address[..<colon]
+            portText = address[address.index(after: colon)...]
+        }
+        guard !host.isEmpty, let port = UInt16(portText) else { return nil }
+        return (String(host), port)
+    }
+
+    /// Every problem with the values, empty when valid; callers report them all at once.
+    public func validationProblems() -> [String] {
+        var problems: [String] = []
+        if SocketAddress(host: host, port: port) == nil {
+            problems.append("host must be an IPv4 or IPv6 address (got \(host))")
+        }
+        if !(1...1024).contains(threadPoolSize) { problems.append("thread pool size must be 1…1024") }
+        if !(1...1_000_000).contains(connectionLimit) {
+            problems.append("connection limit must be 1…1000000")
+        }
+        if idleTimeout < .seconds(1) { problems.append("idle timeout must be at least 1 second") }
+        if connectionMemoryLimit < 4096 {
+            problems.append("connection memory limit must be at least 4096 bytes")
+        }
+        if maxBodyBytes < 0 { problems.append("max body bytes must not be negative") }
+        return problems
+    }
+
+    /// The idle timeout in whole seconds, rounded up.
+    var idleTimeoutSeconds: Int {
+        let (seconds, attoseconds) = idleTimeout.components
+        return Int(seconds) + (attoseconds > 0 ? 1 : 0)
+    }
+}

@@ -1,0 +1,60 @@
+internal import CMicroHTTPD
+
+/// Starts libmicrohttpd. `MHD_start_daemon` is variadic, which Swift cannot call, so every option goes through
+/// `MHD_start_daemon_va` as one `MHD_OPTION_ARRAY`; function pointers travel in the array as integers.
+enum MHDDaemon {
+    static func start(
+        _ configuration: HTTPServerConfiguration, listenSocket: Int32, ipv6: Bool,
+        core: UnsafeMutableRawPointer
+    ) -> OpaquePointer? {
+        var flags =
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+            | MHD_USE_ERROR_LOG.rawValue
+            // Needed by MHD_quiesce_daemon for graceful shutdown.
+            | MHD_USE_ITC.rawValue
+        if ipv6 {
+            flags |= MHD_USE_IPv6.rawValue
+        }
+        let logger: MHD_LogCallback = heraldDaemonLog
+        let uriLog:
+            @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) ->
+                UnsafeMutableRawPointer? = heraldURILog
+        let completed: MHD_RequestCompletedCallback = heraldRequestCompleted
+        let connectionNotify: MHD_NotifyConnectionCallback = heraldConnectionNotify
+        var options: [MHD_OptionItem] = [
+            // First, so that messages during start-up already go to the JSON log.
+            item(.EXTERNAL_LOGGER, unsafeBitCast(logger, to: Int.self), core),
+            item(.LISTEN_SOCKET, Int(listenSocket)),
+            item(.CONNECTION_LIMIT, configuration.connectionLimit),
+            item(.CONNECTION_TIMEOUT, configuration.idleTimeoutSeconds),
+            item(.CONNECTION_MEMORY_LIMIT, configuration.connectionMemoryLimit),
+            item(.URI_LOG_CALLBACK, unsafeBitCast(uriLog, to: Int.self), core),
+            item(.NOTIFY_COMPLETED, unsafeBitCast(completed, to: Int.self), core),
+            item(.NOTIFY_CONNECTION, unsafeBitCast(connectionNotify, to: Int.self), core),
+        ]
+        if configuration.threadPoolSize > 1 {
+            // A pool of one makes libmicrohttpd log that the pool is unused; the polling thread serves alone.
+            options.append(item(.THREAD_POOL_SIZE, configuration.threadPoolSize))
+        }
+        options.append(item(.END, 0))
+        let acceptPolicy: MHD_AcceptPolicyCallback = heraldAcceptPolicy
+        let access: MHD_AccessHandlerCallback = heraldAccess
+        return options.withUnsafeMutableBufferPointer { buffer in
+            // Raw pointers are not CVarArg on Linux; OpaquePointer is.
+            withVaList([
+                MHD_OPTION.ARRAY.rawValue, OpaquePointer(buffer.baseAddress!),
+                MHD_OPTION.END.rawValue,
+            ]) { arguments in
+                MHD_start_daemon_va(flags, 0, acceptPolicy, core, access, core, arguments)
+            }
+        }
+    }
+
+    private static func item(
+        _ option: MHD_OPTION, _ value: Int, _ pointer: UnsafeMutableRawPointer? = nil
+    )
+        -> MHD_OptionItem
+    {
+        MHD_OptionItem(option: option, value: value, ptr_value: pointer)
+    }
+}

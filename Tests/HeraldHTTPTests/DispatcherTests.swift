@@ -1,0 +1,175 @@
+import Foundation
+import HeraldHTTP
+import Testing
+
+@Suite struct DispatcherTests {
+    let logs = LogCapture()
+    var dispatcher: RequestDispatcher { sampleDispatcher(logs: logs) }
+
+    private func problem(_ response: HTTPResponse) throws -> JSONValue {
+        #expect(response.headers["Content-Type"] == "application/problem+json")
+        return try JSONValue(parsing: response.body)
+    }
+
+    private func bearer(_ key: String) -> HTTPHeaders {
+        ["Authorization": "Bearer \(key)"]
+    }
+
+    @Test func publicRouteAnswersWithRequestID() {
+        let response = dispatcher.respond(
+            to: HTTPRequest(method: .get, path: "/health", requestID: "r-1"))
+        #expect(response.status == .ok)
+        #expect(response.bodyText == "ok")
+        #expect(response.headers["X-Request-Id"] == "r-1")
+    }
+
+    @Test func unknownPathIsNotFoundProblem() throws {
+        let response = dispatcher.respond(
+            to: HTTPRequest(method: .get, path: "/v1/nothing", requestID: "r-2"))
+        #expect(response.status == .notFound)
+        let body = try problem(response)
+        #expect(body["type"] == .string("urn:herald:problem:not-found"))
+        #expect(body["status"] == .int(404))
+        #expect(body["instance"] == .string("/v1/nothing"))
+        #expect(body["request_id"] == .string("r-2"))
+    }
+
+    @Test func wrongMethodIsMethodNotAllowedWithAllow() throws {
+        let response = dispatcher.respond(to: HTTPRequest(method: .delete, path: "/health"))
+        #expect(response.status == .methodNotAllowed)
+        #expect(response.headers["Allow"] == "GET, HEAD")
+        #expect(try problem(response)["type"] == .string("urn:herald:problem:method-not-allowed"))
+    }
+
+    @Test func malformedPathIsBadRequest() {
+        #expect(
+            dispatcher.respond(to: HTTPRequest(method: .get, path: "/v1/users/%G1")).status == .badRequest
+        )
+    }
+
+    @Test(
+        arguments: [
+            (nil, 401), ("Bearer", 401), ("Bearer ", 401), ("Basic dXNlcjpwYXNz", 401),
+            ("Bearer unknown-key", 401),
+            ("Bearer has space", 401), ("Bearer =abc", 401), ("Bearer \(TestKeys.events)", 200),
+            ("bearer \(TestKeys.events)", 200), ("Bearer \(TestKeys.none)", 200),
+        ] as [(String?, Int)])
+    func anyKeyRouteChecksTheKey(authorization: String?, status: Int) throws {
+        var headers = HTTPHeaders()
+        if let authorization { headers.add("Authorization", authorization) }
+        let response = dispatcher.respond(
+            to: HTTPRequest(method: .get, path: "/v1/categories/c", headers: headers))
+        #expect(response.status.rawValue == status)
+        if status == 401 {
+            #expect(response.headers["WWW-Authenticate"]?.hasPrefix("Bearer") == true)
+            #expect(try problem(response)["status"] == .int(401))
+        }
+    }
+
+    @Test(arguments: [
+        (TestKeys.admin, 204), (TestKeys.events, 403), (TestKeys.none, 403),
+    ])
+    func scopedRouteChecksTheScope(key: String, status: Int) throws {
+        let response = dispatcher.respond(
+            to: HTTPRequest(method: .delete, path: "/v1/categories/c", headers: bearer(key)))
+        #expect(response.status.rawValue == status)
+        if status == 403 {
+            #expect(try problem(response)["type"] == .string("urn:herald:problem:forbidden"))
+        }
+    }
+
+    @Test func handlerSeesParametersAndPrincipal() throws {
+        let response = dispatcher.respond(
+            to: HTTPRequest(
+                method: .get, path: "/v1/categories/wel%20come", headers: bearer(TestKeys.events)))
+        let body = try JSONValue(parsing: response.body)
+        #expect(body["id"] == .string("wel come"))
+        #expect(body["route"] == .string("/v1/categories/{id}"))
+        #expect(body["key"] == .string("key-events"))
+    }
+
+    @Test func outcomeNamesRouteAndPrincipal() {
+        let outcome = dispatcher.dispatch(
+            HTTPRequest(method: .get, path: "/v1/users/9", headers: bearer(TestKeys.admin)))
+        #expect(outcome.route == "/v1/users/{id}")
+        #expect(outcome.principal?.keyID == "key-admin")
+        #expect(dispatcher.dispatch(HTTPRequest(method: .get, path: "/zzz")).route == nil)
+    }
+
+    @Test func unexpectedErrorIsOpaque500AndLogged() throws {
+        let response = dispatcher.respond(
+            to: HTTPRequest(method: .get, path: "/boom", requestID: "r-500"))
+        #expect(response.status == .internalServerError)
+        #expect(!response.bodyText.contains("hunter2"))
+        let body = try problem(response)
+        #expect(body["request_id"] == .string("r-500"))
+        #expect(body["type"] == .string("urn:herald:problem:internal-error"))
+        let line = try #require(logs.all.first { $0.contains("\"request.id\":\"r-500\"") })
+        #expect(line.contains("\"level\":\"error\""))
+        #expect(line.contains("SampleFailure"))
+    }
+
+    @Test func httpErrorFromHandlerKeepsItsStatus() throws {
+        let response = dispatcher.respond(to: HTTPRequest(method: .get, path: "/teapot"))
+        #expect(response.status == .conflict)
+        let body = try problem(response)
+        #expect(body["title"] == .string("Already exists"))
+        #expect(body["detail"] == .string("It is there."))
+    }
+
+    @Test func jsonBodyRoundTrips() throws {
+        let request = HTTPRequest(
+            method: .post, path: "/v1/echo",
+            headers: ["Authorization": "Bearer \(TestKeys.events)", "Content-Type": "application/json"],
+            body: Array(
+                #"{"user_id":7,"quiet_hours":{"start":"22:00","end":"07:00"},"mode":"silent"}"#.utf8))
+        let response = dispatcher.respond(to: request)
+        #expect(response.status == .created)
+        #expect(response.headers["Content-Type"] == "application/json")
+        let echoed = try JSONCoders.decoder.decode(SampleBody.self, from: Data(response.body))
+        #expect(echoed.userId == 7)
+        #expect(echoed.quietHours?.end == "07:00")
+        #expect(response.bodyText.contains("\"quiet_hours\""))
+    }
+
+    @Test(arguments: [
+        (#"{"user_id": 1"#, "application/json", 400, "malformed-json"),
+        ("", "application/json", 400, "malformed-json"),
+        (#"{"user_id": 1}"#, "text/plain", 400, "unsupported-content-type"),
+        (#"{"user_id": "1"}"#, "application/json", 422, "validation-failed"),
+        (#"{"user_id": 1}"#, "application/merge-patch+json", 201, ""),
+        (#"{"user_id": 1}"#, "application/json; charset=utf-8", 201, ""),
+    ])
+    func jsonBodyErrors(body: String, contentType: String, status: Int, type: String) throws {
+        let request = HTTPRequest(
+            method: .post, path: "/v1/echo",
+            headers: ["Authorization": "Bearer \(TestKeys.admin)", "Content-Type": contentType],
+            body: Array(body.utf8))
+        let response = dispatcher.respond(to: request)
+        #expect(response.status.rawValue == status)
+        if !type.isEmpty {
+            #expect(try problem(response)["type"] == .string("urn:herald:problem:" + type))
+        }
+    }
+
+    @Test func queryItemsAreDecoded() throws {
+        let request = HTTPRequest(method: .get, target: "/whoami?q=a+b%26c&x", requestID: "rq")
+        #expect(
+            request.queryItems == [QueryItem(name: "q", value: "a b&c"), QueryItem(name: "x", value: "")])
+        let body = try JSONValue(parsing: dispatcher.respond(to: request).body)
+        #expect(body["q"] == .string("a b&c"))
+    }
+
+    @Test(arguments: [
+        ("/a?b=1", "/a", "b=1"), ("/a", "/a", ""), ("http://host:8080/x?y", "/x", "y"),
+        ("/p#frag", "/p", ""),
+        ("https://host", "/", ""),
+    ])
+    func requestTargetSplits(target: String, path: String, query: String) {
+        let request = HTTPRequest(method: .get, target: target)
+        #expect(request.path == path)
+        #expect(
+            request.queryItems.map { $0.value.isEmpty ? $0.name : "\($0.name)=\($0.value)" }.joined(
+                separator: "&") == query)
+    }
+}

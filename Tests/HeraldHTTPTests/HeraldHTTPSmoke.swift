@@ -1,5 +1,0 @@
-import Testing
-
-@testable import HeraldHTTP
-
-@Test func moduleLoads() {}
