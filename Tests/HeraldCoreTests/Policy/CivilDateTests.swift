@@ -33,7 +33,9 @@ import Testing
         let late = instant(2026, 6, 1, 23, 30)
         #expect(CivilDate.local(at: late, in: FixedOffsetZone(identifier: "x", offset: 3_600)).day == 2)
         #expect(CivilDate.local(at: late, in: FixedOffsetZone(identifier: "x", offset: -36_000)).day == 1)
-        #expect(CivilDate.local(at: instant(2026, 6, 1, 0, 30), in: FixedOffsetZone(identifier: "x", offset: -3_600)).day == 31)
+        #expect(
+            CivilDate.local(at: instant(2026, 6, 1, 0, 30), in: FixedOffsetZone(identifier: "x", offset: -3_600)).day
+                == 31)
     }
 
     @Test(arguments: [("22:00", 22, 0), ("07:05", 7, 5), ("00:00", 0, 0), ("23:59", 23, 59)])

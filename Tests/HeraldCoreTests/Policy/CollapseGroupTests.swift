@@ -15,10 +15,16 @@ import Testing
 
     @Test func firstGoesAtOnceFollowersAccumulateOneDigestReplacesIt() {
         var group = CollapseGroup(userId: "u1", key: "msg:42")
-        #expect(mutate(&group) { $0.eventArrived(Self.item("e1"), window: Self.window, at: Self.t0) } == .sendFirst(collapseId: "msg:42"))
+        #expect(
+            mutate(&group) { $0.eventArrived(Self.item("e1"), window: Self.window, at: Self.t0) }
+                == .sendFirst(collapseId: "msg:42"))
         #expect(group.phase == .open)
-        #expect(mutate(&group) { $0.eventArrived(Self.item("e2", actor: "ben"), window: Self.window, at: Self.t0 + 10) } == .scheduleDigest(at: Self.t0 + 300))
-        #expect(mutate(&group) { $0.eventArrived(Self.item("e3", actor: "cy"), window: Self.window, at: Self.t0 + 20) } == .accumulated(until: Self.t0 + 300))
+        #expect(
+            mutate(&group) { $0.eventArrived(Self.item("e2", actor: "ben"), window: Self.window, at: Self.t0 + 10) }
+                == .scheduleDigest(at: Self.t0 + 300))
+        #expect(
+            mutate(&group) { $0.eventArrived(Self.item("e3", actor: "cy"), window: Self.window, at: Self.t0 + 20) }
+                == .accumulated(until: Self.t0 + 300))
         #expect(mutate(&group) { $0.windowClosed(at: Self.t0 + 299) } == .notYet(until: Self.t0 + 300))
         guard case .sendDigest(let summary) = group.windowClosed(at: Self.t0 + 300) else {
             Issue.record("expected a digest")
@@ -31,7 +37,9 @@ import Testing
         #expect(summary.actorCount == 3)
         #expect(group.phase == .idle)
         // The next event starts a new burst.
-        #expect(mutate(&group) { $0.eventArrived(Self.item("e4"), window: Self.window, at: Self.t0 + 301) } == .sendFirst(collapseId: "msg:42"))
+        #expect(
+            mutate(&group) { $0.eventArrived(Self.item("e4"), window: Self.window, at: Self.t0 + 301) }
+                == .sendFirst(collapseId: "msg:42"))
     }
 
     @Test func aWindowWithOnlyTheFirstClosesWithNothing() {
@@ -44,8 +52,12 @@ import Testing
 
     @Test func heldBackEventsOpenAnAccumulatingBurstWithoutAFirst() {
         var group = CollapseGroup(userId: "u1", key: "k")
-        #expect(mutate(&group) { $0.eventHeldBack(Self.item("e1"), window: Self.window, at: Self.t0) } == .scheduleDigest(at: Self.t0 + 300))
-        #expect(mutate(&group) { $0.eventArrived(Self.item("e2"), window: Self.window, at: Self.t0 + 1) } == .accumulated(until: Self.t0 + 300))
+        #expect(
+            mutate(&group) { $0.eventHeldBack(Self.item("e1"), window: Self.window, at: Self.t0) }
+                == .scheduleDigest(at: Self.t0 + 300))
+        #expect(
+            mutate(&group) { $0.eventArrived(Self.item("e2"), window: Self.window, at: Self.t0 + 1) }
+                == .accumulated(until: Self.t0 + 300))
         guard case .sendDigest(let summary) = group.windowClosed(at: Self.t0 + 300) else {
             Issue.record("expected a digest")
             return
@@ -59,7 +71,8 @@ import Testing
         _ = group.eventArrived(Self.item("e1"), window: Self.window, at: Self.t0)
         _ = group.eventArrived(Self.item("e2"), window: Self.window, at: Self.t0 + 5)
         // The timer did not fire; an event after the window end folds in and closes the burst.
-        guard case .sendDigest(let summary) = group.eventArrived(Self.item("e3"), window: Self.window, at: Self.t0 + 400)
+        guard
+            case .sendDigest(let summary) = group.eventArrived(Self.item("e3"), window: Self.window, at: Self.t0 + 400)
         else {
             Issue.record("expected the overdue digest")
             return
@@ -73,7 +86,9 @@ import Testing
         var group = CollapseGroup(userId: "u1", key: "k")
         _ = group.eventArrived(Self.item("e1"), window: Self.window, at: Self.t0)
         #expect(group.startsBurst(at: Self.t0 + 400))
-        #expect(mutate(&group) { $0.eventArrived(Self.item("e2"), window: Self.window, at: Self.t0 + 400) } == .sendFirst(collapseId: "k"))
+        #expect(
+            mutate(&group) { $0.eventArrived(Self.item("e2"), window: Self.window, at: Self.t0 + 400) }
+                == .sendFirst(collapseId: "k"))
         #expect(group.windowEndsAt == Self.t0 + 700)
     }
 

@@ -18,9 +18,15 @@ import Testing
     }
 
     static let cases: [Case] = [
-        Case(name: "inside before midnight", hours: night, zone: utc, at: instant(2026, 6, 1, 23), window: (instant(2026, 6, 1, 22), instant(2026, 6, 2, 7))),
-        Case(name: "inside after midnight", hours: night, zone: utc, at: instant(2026, 6, 2, 3), window: (instant(2026, 6, 1, 22), instant(2026, 6, 2, 7))),
-        Case(name: "start is inclusive", hours: night, zone: utc, at: instant(2026, 6, 1, 22), window: (instant(2026, 6, 1, 22), instant(2026, 6, 2, 7))),
+        Case(
+            name: "inside before midnight", hours: night, zone: utc, at: instant(2026, 6, 1, 23),
+            window: (instant(2026, 6, 1, 22), instant(2026, 6, 2, 7))),
+        Case(
+            name: "inside after midnight", hours: night, zone: utc, at: instant(2026, 6, 2, 3),
+            window: (instant(2026, 6, 1, 22), instant(2026, 6, 2, 7))),
+        Case(
+            name: "start is inclusive", hours: night, zone: utc, at: instant(2026, 6, 1, 22),
+            window: (instant(2026, 6, 1, 22), instant(2026, 6, 2, 7))),
         Case(name: "end is exclusive", hours: night, zone: utc, at: instant(2026, 6, 2, 7), window: nil),
         Case(name: "daytime outside", hours: night, zone: utc, at: instant(2026, 6, 2, 12), window: nil),
         Case(
@@ -30,7 +36,8 @@ import Testing
             name: "fixed +05:30", hours: night, zone: FixedOffsetZone(identifier: "x", offset: 19_800),
             at: instant(2026, 6, 1, 17, 0), window: (instant(2026, 6, 1, 16, 30), instant(2026, 6, 2, 1, 30))),
         Case(
-            name: "fixed -10:00, local date behind UTC", hours: night, zone: FixedOffsetZone(identifier: "x", offset: -36_000),
+            name: "fixed -10:00, local date behind UTC", hours: night,
+            zone: FixedOffsetZone(identifier: "x", offset: -36_000),
             at: instant(2026, 6, 2, 9), window: (instant(2026, 6, 2, 8), instant(2026, 6, 2, 17))),
         Case(
             name: "weekday filter: window starting Friday covers Saturday morning",
@@ -50,22 +57,29 @@ import Testing
             at: instant(2026, 11, 1, 6, 30), window: (instant(2026, 11, 1, 2), instant(2026, 11, 1, 12))),
         // A start inside the gap (02:30 does not exist on 8 March) resolves to 03:00 EDT.
         Case(
-            name: "start in the spring-forward gap", hours: QuietHours(start: LocalTime("02:30")!, end: LocalTime("06:00")!),
-            zone: SyntheticZone.eastern, at: instant(2026, 3, 8, 7, 10), window: (instant(2026, 3, 8, 7), instant(2026, 3, 8, 10))),
+            name: "start in the spring-forward gap",
+            hours: QuietHours(start: LocalTime("02:30")!, end: LocalTime("06:00")!),
+            zone: SyntheticZone.eastern, at: instant(2026, 3, 8, 7, 10),
+            window: (instant(2026, 3, 8, 7), instant(2026, 3, 8, 10))),
         Case(
-            name: "instant just before the gap start is outside", hours: QuietHours(start: LocalTime("02:30")!, end: LocalTime("06:00")!),
+            name: "instant just before the gap start is outside",
+            hours: QuietHours(start: LocalTime("02:30")!, end: LocalTime("06:00")!),
             zone: SyntheticZone.eastern, at: instant(2026, 3, 8, 6, 59), window: nil),
         // An end in the repeated hour (01:30 happens twice on 1 November) resolves to its first occurrence.
         Case(
             name: "end in the repeated hour", hours: QuietHours(start: LocalTime("23:00")!, end: LocalTime("01:30")!),
-            zone: SyntheticZone.eastern, at: instant(2026, 11, 1, 5, 0), window: (instant(2026, 11, 1, 3), instant(2026, 11, 1, 5, 30))),
+            zone: SyntheticZone.eastern, at: instant(2026, 11, 1, 5, 0),
+            window: (instant(2026, 11, 1, 3), instant(2026, 11, 1, 5, 30))),
         Case(
-            name: "second 01:15 is after the window", hours: QuietHours(start: LocalTime("23:00")!, end: LocalTime("01:30")!),
+            name: "second 01:15 is after the window",
+            hours: QuietHours(start: LocalTime("23:00")!, end: LocalTime("01:30")!),
             zone: SyntheticZone.eastern, at: instant(2026, 11, 1, 6, 15), window: nil),
         // Midnight itself skipped (00:00 → 01:00): a window from 00:00 opens at 01:00 local.
         Case(
-            name: "start at a skipped midnight", hours: QuietHours(start: LocalTime("00:00")!, end: LocalTime("06:00")!),
-            zone: SyntheticZone.midnight, at: instant(2026, 4, 5, 4, 30), window: (instant(2026, 4, 5, 4), instant(2026, 4, 5, 9))),
+            name: "start at a skipped midnight",
+            hours: QuietHours(start: LocalTime("00:00")!, end: LocalTime("06:00")!),
+            zone: SyntheticZone.midnight, at: instant(2026, 4, 5, 4, 30),
+            window: (instant(2026, 4, 5, 4), instant(2026, 4, 5, 9))),
         Case(
             name: "southern fall back lengthens the night", hours: night, zone: SyntheticZone.southern,
             at: instant(2026, 4, 5, 0, offset: 10 * 3_600),
@@ -112,15 +126,24 @@ import Testing
         let zones: [any ZoneRules] = TestZones.standard
         var checked = 0
         for _ in 0..<3_000 {
-            let start = LocalTime(hour: Int.random(in: 0...23, using: &generator), minute: [0, 10, 30, 50].randomElement(using: &generator)!)!
-            var end = LocalTime(hour: Int.random(in: 0...23, using: &generator), minute: [0, 10, 30, 50].randomElement(using: &generator)!)!
+            let start = LocalTime(
+                hour: Int.random(in: 0...23, using: &generator),
+                minute: [0, 10, 30, 50].randomElement(using: &generator)!)!
+            var end = LocalTime(
+                hour: Int.random(in: 0...23, using: &generator),
+                minute: [0, 10, 30, 50].randomElement(using: &generator)!)!
             if end == start { end = LocalTime(hour: (start.hour + 1) % 24, minute: start.minute)! }
-            let days: Set<Weekday>? = Bool.random(using: &generator) ? nil : Set(Weekday.allCases.filter { _ in Bool.random(using: &generator) })
+            let days: Set<Weekday>? =
+                Bool.random(using: &generator)
+                ? nil : Set(Weekday.allCases.filter { _ in Bool.random(using: &generator) })
             let hours = QuietHours(start: start, end: end, days: days?.isEmpty == true ? nil : days)
             let zone = zones.randomElement(using: &generator)!
             // Around the DST transitions of the synthetic zones and elsewhere in the year.
-            let base = [instant(2026, 3, 7), instant(2026, 4, 4), instant(2026, 10, 3), instant(2026, 10, 31), instant(2026, 6, 1)]
-                .randomElement(using: &generator)!
+            let base = [
+                instant(2026, 3, 7), instant(2026, 4, 4), instant(2026, 10, 3), instant(2026, 10, 31),
+                instant(2026, 6, 1),
+            ]
+            .randomElement(using: &generator)!
             let at = base + TimeInterval(Int.random(in: 0..<(3 * 86_400), using: &generator))
             guard let deferred = hours.deferralEnd(for: at, in: zone) else {
                 #expect(hours.window(containing: at, in: zone) == nil)
@@ -135,7 +158,10 @@ import Testing
 
     @Test func validation() {
         #expect(QuietHours(start: LocalTime("07:00")!, end: LocalTime("07:00")!).validate().map(\.pointer) == ["/end"])
-        #expect(QuietHours(start: LocalTime("22:00")!, end: LocalTime("07:00")!, days: []).validate().map(\.pointer) == ["/days"])
+        #expect(
+            QuietHours(start: LocalTime("22:00")!, end: LocalTime("07:00")!, days: []).validate().map(\.pointer) == [
+                "/days"
+            ])
         #expect(Self.night.validate().isEmpty)
     }
 

@@ -11,7 +11,8 @@ import Testing
         for index in 0..<3 {
             #expect(mutate(&budget) { $0.backgroundPushRequested(collapseIds: ["c\(index)"], at: Self.t0) } == .sendNow)
         }
-        guard case .coalesced(let at, let ids, let key) = budget.backgroundPushRequested(collapseIds: ["c3"], at: Self.t0)
+        guard
+            case .coalesced(let at, let ids, let key) = budget.backgroundPushRequested(collapseIds: ["c3"], at: Self.t0)
         else {
             Issue.record("expected coalescing")
             return
@@ -22,7 +23,9 @@ import Testing
         let merged = budget.backgroundPushRequested(collapseIds: ["c4", "c3"], at: Self.t0 + 60)
         #expect(merged == .coalesced(availableAt: at, collapseIds: ["c3", "c4"], coalesceKey: key))
         // Once the slot has passed, the pending push is gone; the next request waits for a fresh token.
-        guard case .coalesced(let later, let fresh, let newKey) = budget.backgroundPushRequested(collapseIds: ["c5"], at: at + 1)
+        guard
+            case .coalesced(let later, let fresh, let newKey) = budget.backgroundPushRequested(
+                collapseIds: ["c5"], at: at + 1)
         else {
             Issue.record("expected coalescing after the slot")
             return

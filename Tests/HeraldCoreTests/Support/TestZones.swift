@@ -41,7 +41,8 @@ struct SyntheticZone: ZoneRules {
     }
 
     func instant(for local: LocalDateTime) -> Date {
-        let wall = HeraldCoreTests.instant(local.year, local.month, local.day, local.hour, local.minute)
+        let wall =
+            HeraldCoreTests.instant(local.year, local.month, local.day, local.hour, local.minute)
             + TimeInterval(local.second)
         let offsets = Set([initialOffset] + transitions.map(\.offset))
         let candidates = offsets.compactMap { offset -> Date? in
