@@ -11,25 +11,41 @@ extension JSONValue {
 
     /// The number of bytes `string` takes once escaped and quoted as a JSON string.
     public static func encodedLength(of string: String) -> Int {
-        var length = 2
-        for scalar in string.unicodeScalars {
-            length += escapedWidth(scalar)
+        var copy = string
+        return copy.withUTF8 { bytes in
+            var length = 2
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte >= 0x80, specialEscape(bytes, at: index) != nil {
+                    length += 6
+                    index += 3
+                    continue
+                }
+                length += byte >= 0x80 ? 1 : asciiWidth(byte)
+                index += 1
+            }
+            return length
         }
-        return length
+    }
+
+    private static func asciiWidth(_ byte: UInt8) -> Int {
+        switch byte {
+        case 0x22, 0x5C, 0x08, 0x0C, 0x0A, 0x0D, 0x09: return 2
+        case 0x00..<0x20: return 6
+        default: return 1
+        }
     }
 
     /// U+2028/U+2029 break JavaScript string literals and U+FEFF is stripped by some parsers, so all three are
-    /// written as `\uXXXX` escapes.
-    private static func isEscapedNonASCII(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.value == 0xFEFF
-    }
-
-    private static func escapedWidth(_ scalar: Unicode.Scalar) -> Int {
-        switch scalar.value {
-        case 0x22, 0x5C, 0x08, 0x0C, 0x0A, 0x0D, 0x09: return 2
-        case 0x00..<0x20: return 6
-        case 0x20..<0x80: return 1
-        default: return isEscapedNonASCII(scalar) ? 6 : UTF8.width(scalar)
+    /// written as `\uXXXX` escapes. Returns the scalar when a 3-byte sequence at `index` is one of them.
+    private static func specialEscape(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt32? {
+        guard index + 2 < bytes.count else { return nil }
+        switch (bytes[index], bytes[index + 1], bytes[index + 2]) {
+        case (0xE2, 0x80, 0xA8): return 0x2028
+        case (0xE2, 0x80, 0xA9): return 0x2029
+        case (0xEF, 0xBB, 0xBF): return 0xFEFF
+        default: return nil
         }
     }
 
@@ -77,24 +93,53 @@ extension JSONValue {
 
     private static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for scalar in string.unicodeScalars {
-            switch scalar.value {
-            case 0x22: out.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-            case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-            case 0x00..<0x20: writeUnicodeEscape(scalar.value, into: &out)
-            case 0x20..<0x80: out.append(UInt8(scalar.value))
-            default:
-                if isEscapedNonASCII(scalar) {
-                    writeUnicodeEscape(scalar.value, into: &out)
-                } else {
-                    out.append(contentsOf: UTF8.encode(scalar)!)
-                }
+        var copy = string
+        copy.withUTF8 { bytes in
+            // Runs of bytes that need no escaping are copied in one go.
+            var runStart = 0
+            var index = 0
+            func flush() {
+                if runStart < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
             }
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte >= 0x80 {
+                    if let scalar = specialEscape(bytes, at: index) {
+                        flush()
+                        writeUnicodeEscape(scalar, into: &out)
+                        index += 3
+                        runStart = index
+                    } else {
+                        index += 1
+                    }
+                    continue
+                }
+                let escape: UInt8?
+                switch byte {
+                case 0x22: escape = 0x22
+                case 0x5C: escape = 0x5C
+                case 0x0A: escape = UInt8(ascii: "n")
+                case 0x0D: escape = UInt8(ascii: "r")
+                case 0x09: escape = UInt8(ascii: "t")
+                case 0x08: escape = UInt8(ascii: "b")
+                case 0x0C: escape = UInt8(ascii: "f")
+                case 0x00..<0x20: escape = 0
+                default: escape = nil
+                }
+                guard let escape else {
+                    index += 1
+                    continue
+                }
+                flush()
+                if escape == 0 {
+                    writeUnicodeEscape(UInt32(byte), into: &out)
+                } else {
+                    out.append(contentsOf: [0x5C, escape])
+                }
+                index += 1
+                runStart = index
+            }
+            flush()
         }
         out.append(UInt8(ascii: "\""))
     }

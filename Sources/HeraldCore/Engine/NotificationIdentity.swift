@@ -24,10 +24,7 @@ public enum NotificationIdentity {
             Array((notificationId + "\u{0}" + installationId + "\u{0}" + purpose.rawValue).utf8))
         bytes[6] = (bytes[6] & 0x0F) | 0x50
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = bytes.prefix(16).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-        }.joined()
+        let hex = SHA256.hexString(Array(bytes.prefix(16)))
         let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
             String(hex.dropFirst(range.lowerBound).prefix(range.count))
         }

@@ -15,7 +15,9 @@ public enum SHA256 {
     /// The 32-byte digest of `bytes`.
     public static func hash<Bytes: Collection>(_ bytes: Bytes) -> [UInt8]
     where Bytes.Element == UInt8 {
-        var message = Array(bytes)
+        var message: [UInt8] = []
+        message.reserveCapacity(bytes.count + 72)
+        message.append(contentsOf: bytes)
         let bitLength = UInt64(message.count) &* 8
         message.append(0x80)
         while message.count % 64 != 56 { message.append(0) }
@@ -23,6 +25,7 @@ public enum SHA256 {
             message.append(UInt8(truncatingIfNeeded: bitLength >> shift))
         }
         var state = initialState
+        let k = roundConstants
         var w = [UInt32](repeating: 0, count: 64)
         for chunk in stride(from: 0, to: message.count, by: 64) {
             for i in 0..<16 {
@@ -42,7 +45,7 @@ public enum SHA256 {
             for i in 0..<64 {
                 let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
                 let choice = (e & f) ^ (~e & g)
-                let t1 = h &+ s1 &+ choice &+ roundConstants[i] &+ w[i]
+                let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
                 let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
                 let majority = (a & b) ^ (a & c) ^ (b & c)
                 let t2 = s0 &+ majority
@@ -56,11 +59,21 @@ public enum SHA256 {
 
     /// The digest of a string's UTF-8 bytes, as lowercase hex.
     public static func hex(_ text: String) -> String {
-        hash(Array(text.utf8)).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-        }.joined()
+        hexString(hash(Array(text.utf8)))
     }
+
+    /// Lowercase hex of `bytes`.
+    public static func hexString(_ bytes: [UInt8]) -> String {
+        var digits: [UInt8] = []
+        digits.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            digits.append(hexAlphabet[Int(byte >> 4)])
+            digits.append(hexAlphabet[Int(byte & 0x0F)])
+        }
+        return String(decoding: digits, as: UTF8.self)
+    }
+
+    private static let hexAlphabet = Array("0123456789abcdef".utf8)
 
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 

@@ -40,10 +40,24 @@ public enum TextFitting {
     private static func longestFitting(
         _ characters: [Character], limit: Int, build: (String) -> [UInt8]
     ) -> [UInt8]? {
+        // Cut by the measured overflow first (usually one build), then fall back to a binary search, which is
+        // exact because the size grows with the number of clusters kept.
+        var kept = characters.count
+        var bytes = build(truncated(characters, keeping: kept))
+        for _ in 0..<4 where kept > 0 {
+            var excess = bytes.count - limit
+            if excess <= 0 { return bytes }
+            while excess > 0, kept > 0 {
+                kept -= 1
+                // The UTF-8 size is a lower bound of the escaped size; the next build measures the truth.
+                excess -= characters[kept].utf8.count
+            }
+            bytes = build(truncated(characters, keeping: kept))
+        }
+        if bytes.count <= limit { return bytes }
         var best: [UInt8]? = nil
         var low = 0
-        var high = characters.count - 1
-        // Size grows with the number of clusters kept, so a binary search finds the longest prefix that fits.
+        var high = kept - 1
         while low <= high {
             let middle = (low + high) / 2
             let bytes = build(truncated(characters, keeping: middle))

@@ -1,7 +1,7 @@
 /// Which collapse ids a withdrawal can carry: the newest ones that fit, so the payload always stays in its limit.
 enum WithdrawKeys {
-    /// The bytes `,"sync":true` adds when ids had to be left out.
-    static let syncFlagBytes = 12
+    /// Room for `,"sync":true` (or its string form in FCM data) when ids had to be left out.
+    static let syncFlagBytes = 16
 
     /// The newest ids of `ids` whose summed `cost` (bytes each adds, separator included) fits in `budget`.
     static func newestFitting(_ ids: [String], budget: Int, cost: (String) -> Int) -> [String] {
