@@ -59,11 +59,12 @@ enum Fixture {
     }
 
     static func event(
-        _ id: String = "e1", users: [String] = ["u1"], actor: String? = "sender", thread: String? = "42",
+        _ id: String = "e1", users: [String] = ["u1"], actor: String? = "sender", actorName: String? = "Asha",
+        thread: String? = "42",
         item: String? = nil, occurredAt: Date = now, text: String = "Hello"
     ) -> Event {
         Event(
-            id: id, category: "chat.message", recipients: .init(userIds: users), actor: actor, actorName: "Asha",
+            id: id, category: "chat.message", recipients: .init(userIds: users), actor: actor, actorName: actorName,
             threadId: thread, itemId: item ?? "item-\(id)", data: ["text": .string(text)], occurredAt: occurredAt)
     }
 
