@@ -1,0 +1,72 @@
+/// The closed vocabularies a category chooses from; raw values are the wire spellings.
+extension Category {
+    /// Who writes the notification text.
+    public enum DeliveryMode: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Herald writes the final localized text; the OS shows it with no app code.
+        case system
+        /// Identifiers plus a fallback text; the app builds the notification after a wake.
+        case app
+        /// Full text plus mutable-content, so the app may enrich it.
+        case combined
+    }
+
+    /// How urgently the platform should deliver an alert.
+    public enum Priority: String, Sendable, Hashable, Codable, CaseIterable {
+        case high
+        case normal
+    }
+
+    /// APNs interruption levels, reused for every platform's notion of urgency.
+    public enum InterruptionLevel: String, Sendable, Hashable, Codable, CaseIterable {
+        case passive
+        case active
+        case timeSensitive = "time-sensitive"
+        case critical
+    }
+
+    /// What happens to an event that arrives during the recipient's quiet hours.
+    public enum QuietHoursPolicy: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Hold until the window ends, then send unless the TTL ran out.
+        case `defer`
+        /// Send now without sound, interruption level passive.
+        case silent
+        /// Time-sensitive: send as usual.
+        case bypass
+        /// Do not send.
+        case drop
+    }
+
+    /// Burst collapsing: events with the same rendered key within the window become one digest.
+    public struct CollapseRule: Sendable, Hashable, Codable {
+        public var keyTemplate: String
+        public var windowSeconds: Int
+
+        /// Creates a collapse rule.
+        public init(keyTemplate: String, windowSeconds: Int) {
+            self.keyTemplate = keyTemplate
+            self.windowSeconds = windowSeconds
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case keyTemplate = "key_template"
+            case windowSeconds = "window_seconds"
+        }
+    }
+
+    /// A token bucket: at most `count` pushes per `windowSeconds`, refilled smoothly.
+    public struct RateLimitRule: Sendable, Hashable, Codable {
+        public var count: Int
+        public var windowSeconds: Int
+
+        /// Creates a rate-limit rule.
+        public init(count: Int, windowSeconds: Int) {
+            self.count = count
+            self.windowSeconds = windowSeconds
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case count
+            case windowSeconds = "window_seconds"
+        }
+    }
+}

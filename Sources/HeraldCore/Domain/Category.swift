@@ -1,0 +1,72 @@
+import Foundation
+
+/// A notification category: the unit every rule hangs on (preference, quiet hours, rate limit, collapsing, text).
+public struct Category: Sendable, Hashable {
+    /// Immutable slug, e.g. `chat.message`.
+    public var id: String
+    public var name: String
+    public var description: String
+    public var defaultPreference: PreferenceSetting
+    /// Security codes and the like: opt-out, digest and mutes do not apply.
+    public var required: Bool
+    public var deliveryMode: DeliveryMode
+    public var priority: Priority
+    public var interruptionLevel: InterruptionLevel
+    public var quietHours: QuietHoursPolicy
+    public var ttlSeconds: Int
+    public var collapse: CollapseRule?
+    public var rateLimit: RateLimitRule?
+    public var countsTowardBadge: Bool
+    /// Renders the thread a notification belongs to, e.g. `conversation:{thread_id}`.
+    public var threadKeyTemplate: String?
+    public var apnsCategory: String?
+    public var androidChannelId: String?
+    public var defaultLocale: String
+    /// Templates keyed by BCP 47 locale tag.
+    public var templates: [String: LocalizedTemplates]
+    /// Archived categories reject new events.
+    public var archived: Bool
+
+    /// Creates a category; every rule but the identity has a conservative default.
+    public init(
+        id: String,
+        name: String,
+        description: String = "",
+        defaultPreference: PreferenceSetting = .on,
+        required: Bool = false,
+        deliveryMode: DeliveryMode = .system,
+        priority: Priority = .normal,
+        interruptionLevel: InterruptionLevel = .active,
+        quietHours: QuietHoursPolicy = .defer,
+        ttlSeconds: Int = 86_400,
+        collapse: CollapseRule? = nil,
+        rateLimit: RateLimitRule? = nil,
+        countsTowardBadge: Bool = true,
+        threadKeyTemplate: String? = nil,
+        apnsCategory: String? = nil,
+        androidChannelId: String? = nil,
+        defaultLocale: String = "en",
+        templates: [String: LocalizedTemplates] = [:],
+        archived: Bool = false
+    ) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.defaultPreference = defaultPreference
+        self.required = required
+        self.deliveryMode = deliveryMode
+        self.priority = priority
+        self.interruptionLevel = interruptionLevel
+        self.quietHours = quietHours
+        self.ttlSeconds = ttlSeconds
+        self.collapse = collapse
+        self.rateLimit = rateLimit
+        self.countsTowardBadge = countsTowardBadge
+        self.threadKeyTemplate = threadKeyTemplate
+        self.apnsCategory = apnsCategory
+        self.androidChannelId = androidChannelId
+        self.defaultLocale = defaultLocale
+        self.templates = templates
+        self.archived = archived
+    }
+}

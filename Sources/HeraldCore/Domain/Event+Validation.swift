@@ -1,0 +1,53 @@
+/// Bounds on event fields: identifiers end up in push payloads, so their size is bounded here.
+extension Event {
+    /// The longest identifier (event, user, thread, item, actor), in UTF-8 bytes.
+    public static let maxIdentifierBytes = 128
+    /// The most explicit user ids one event may name; larger audiences use a topic.
+    public static let maxUserIds = 10_000
+
+    /// Every invalid field, each with its JSON pointer.
+    public func validate() -> [FieldError] {
+        var errors: [FieldError] = []
+        func identifier(_ value: String?, _ pointer: String, required: Bool = false) {
+            guard let value else {
+                if required {
+                    errors.append(FieldError(pointer: pointer, code: "required", message: "is required"))
+                }
+                return
+            }
+            if value.isEmpty || value.utf8.count > Self.maxIdentifierBytes {
+                errors.append(
+                    FieldError(
+                        pointer: pointer, code: "invalid_length",
+                        message: "must be 1 to \(Self.maxIdentifierBytes) bytes"))
+            }
+        }
+        identifier(id, "/id", required: true)
+        if !CategoryRules.isSlug(category) {
+            errors.append(
+                FieldError(pointer: "/category", code: "invalid_format", message: "is not a category id"))
+        }
+        if recipients.userIds.isEmpty && recipients.topic == nil {
+            errors.append(
+                FieldError(pointer: "/recipients", code: "required", message: "needs user_ids or a topic"))
+        }
+        if recipients.userIds.count > Self.maxUserIds {
+            errors.append(
+                FieldError(
+                    pointer: "/recipients/user_ids", code: "too_many",
+                    message: "at most \(Self.maxUserIds) user ids; use a topic"))
+        }
+        for (index, user) in recipients.userIds.enumerated() {
+            identifier(user, "/recipients/user_ids/\(index)")
+        }
+        identifier(recipients.topic, "/recipients/topic")
+        identifier(actor, "/actor")
+        identifier(threadId, "/thread_id")
+        identifier(itemId, "/item_id")
+        if let actorName, actorName.utf8.count > 256 {
+            errors.append(
+                FieldError(pointer: "/actor_name", code: "invalid_length", message: "at most 256 bytes"))
+        }
+        return errors
+    }
+}

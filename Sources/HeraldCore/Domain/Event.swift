@@ -1,0 +1,88 @@
+import Foundation
+
+/// Something that happened upstream and may be worth telling people about.
+public struct Event: Sendable, Hashable, Codable {
+    /// Who an event is for: explicit users and/or the subscribers of a topic.
+    public struct Recipients: Sendable, Hashable, Codable {
+        public var userIds: [String]
+        public var topic: String?
+
+        /// Creates a recipient list.
+        public init(userIds: [String] = [], topic: String? = nil) {
+            self.userIds = userIds
+            self.topic = topic
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case userIds = "user_ids"
+            case topic
+        }
+
+        /// Decodes recipients; a missing `user_ids` means none.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            userIds = try c.decodeIfPresent([String].self, forKey: .userIds) ?? []
+            topic = try c.decodeIfPresent(String.self, forKey: .topic)
+        }
+    }
+
+    /// The upstream id; events are idempotent by it.
+    public var id: String
+    /// The category id.
+    public var category: String
+    public var recipients: Recipients
+    /// The user who caused the event; never notified about it.
+    public var actor: String?
+    /// Display name of the actor for templates and digests ("Asha").
+    public var actorName: String?
+    public var threadId: String?
+    /// The item the event is about; reads name items.
+    public var itemId: String?
+    public var data: [String: JSONValue]
+    public var occurredAt: Date
+
+    /// Creates an event.
+    public init(
+        id: String,
+        category: String,
+        recipients: Recipients,
+        actor: String? = nil,
+        actorName: String? = nil,
+        threadId: String? = nil,
+        itemId: String? = nil,
+        data: [String: JSONValue] = [:],
+        occurredAt: Date
+    ) {
+        self.id = id
+        self.category = category
+        self.recipients = recipients
+        self.actor = actor
+        self.actorName = actorName
+        self.threadId = threadId
+        self.itemId = itemId
+        self.data = data
+        self.occurredAt = occurredAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, category, recipients, actor, data
+        case actorName = "actor_name"
+        case threadId = "thread_id"
+        case itemId = "item_id"
+        case occurredAt = "occurred_at"
+    }
+
+    /// Decodes an event; `data` may be omitted.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        category = try c.decode(String.self, forKey: .category)
+        recipients = try c.decode(Recipients.self, forKey: .recipients)
+        actor = try c.decodeIfPresent(String.self, forKey: .actor)
+        actorName = try c.decodeIfPresent(String.self, forKey: .actorName)
+        threadId = try c.decodeIfPresent(String.self, forKey: .threadId)
+        itemId = try c.decodeIfPresent(String.self, forKey: .itemId)
+        data = try c.decodeIfPresent([String: JSONValue].self, forKey: .data) ?? [:]
+        occurredAt = try c.decode(Date.self, forKey: .occurredAt)
+    }
+}

@@ -1,0 +1,42 @@
+/// The reasons vocabulary: every decision ends in exactly one of these codes.
+public enum Outcome: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Queued for every active device now.
+    case delivered
+    /// Queued for the end of the recipient's quiet hours.
+    case deferredQuietHours = "deferred.quiet_hours"
+    /// Queued now without sound, interruption level passive.
+    case silencedQuietHours = "silenced.quiet_hours"
+    /// Not sent: the category drops during quiet hours, or its TTL ends before they do.
+    case droppedQuietHours = "dropped.quiet_hours"
+    case suppressedPreference = "suppressed.preference"
+    case suppressedMuted = "suppressed.muted"
+    /// The event is older than the category's TTL.
+    case suppressedExpired = "suppressed.expired"
+    case suppressedUnknownUser = "suppressed.unknown_user"
+    /// The recipient caused the event.
+    case suppressedActor = "suppressed.actor"
+    /// Over the per-category or per-user budget, and the category does not collapse.
+    case rateLimited = "rate_limited"
+    /// Folded into a burst; it goes out in the digest.
+    case collapsed
+    /// Held for the digest the user asked for instead of single notifications.
+    case digestedPreference = "digested.preference"
+    /// The user has no active device; the unread count still moved.
+    case noDevices = "no_devices"
+    case rejectedUnknownCategory = "rejected.unknown_category"
+    case rejectedArchivedCategory = "rejected.archived_category"
+
+    /// Whether the event reached the recipient's unread count (and so the badge).
+    public var countsAsUnread: Bool {
+        switch self {
+        case .suppressedPreference, .suppressedMuted, .suppressedExpired, .suppressedUnknownUser,
+            .suppressedActor,
+            .rejectedUnknownCategory, .rejectedArchivedCategory:
+            return false
+        case .delivered, .deferredQuietHours, .silencedQuietHours, .droppedQuietHours, .rateLimited,
+            .collapsed,
+            .digestedPreference, .noDevices:
+            return true
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// What a collapse-group action needs to be carried out for one recipient.
+struct BurstContext {
+    var userId: String
+    var category: Category
+    var state: RecipientState
+    var badge: Int?
+    var timing: QuietHoursTiming
+    var now: Date
+}
+
+extension Decider {
+    /// Records the group's new state and performs its action: arm a timer, or queue the digest. Returns when
+    /// the folded event will go out (the digest time), if known.
+    func apply(
+        _ action: CollapseGroup.Action, to group: CollapseGroup, burst: BurstContext,
+        into result: inout DecisionResult
+    ) -> Date? {
+        result.changes.collapseGroups.append(group)
+        switch action {
+        case .scheduleDigest(let at), .notYet(let at):
+            result.changes.digestTimers.append(
+                StateChanges.DigestTimer(
+                    userId: burst.userId, key: group.key, categoryId: burst.category.id, at: at))
+            return at
+        case .accumulated(let until):
+            return until
+        case .sendDigest(let summary):
+            let sendAt = burst.timing.sendAt(now: burst.now)
+            _ = fanOutDigest(summary, burst: burst, sendAt: sendAt, into: &result)
+            return sendAt
+        case .sendFirst, .nothing:
+            return nil
+        }
+    }
+
+    /// Queues the digest of `summary` to every active device, replacing the burst's first notification in place.
+    func fanOutDigest(
+        _ summary: DigestSummary, burst: BurstContext, sendAt: Date, into result: inout DecisionResult
+    ) -> Int {
+        let lastEventId = summary.latestItems.last?.eventId ?? summary.key
+        let notificationId = NotificationIdentity.digestId(
+            userId: burst.userId, key: summary.key, lastEventId: lastEventId)
+        let arguments = MessageText.digestArguments(summary, category: burst.category)
+        var queued = 0
+        for device in burst.state.activeDevices {
+            let mode = device.appBuildsNotifications ? burst.category.deliveryMode : .system
+            let text = MessageText.render(
+                .digest, category: burst.category, mode: mode, device: device, profile: burst.state.profile,
+                arguments: arguments, renderer: renderer)
+            let content = PushContent(
+                purpose: .digest, mode: mode, notificationId: notificationId, eventId: lastEventId,
+                categoryId: burst.category.id, title: text.title, body: text.body, badge: burst.badge,
+                silenced: burst.timing.isSilenced, interruptionLevel: burst.category.interruptionLevel,
+                priority: burst.category.priority, threadId: nil, apnsCategory: burst.category.apnsCategory,
+                androidChannelId: burst.category.androidChannelId, collapseId: summary.collapseId,
+                itemId: summary.latestItems.last?.itemId, count: summary.count,
+                expiresAt: summary.expiresAt,
+                availableAt: sendAt)
+            if let delivery = PayloadBuilder.delivery(for: content, to: device, userId: burst.userId) {
+                result.deliveries.append(delivery)
+                queued += 1
+            }
+        }
+        return queued
+    }
+
+    /// Queues one event's alert to every active device.
+    func fanOutAlert(
+        event: Event, category: Category, state: RecipientState, devices: [Device], thread: String?,
+        notificationId: String, collapseId: String, badge: Int?, timing: QuietHoursTiming, sendAt: Date,
+        expiresAt: Date, into result: inout DecisionResult
+    ) -> Int {
+        let arguments = MessageText.eventArguments(event, category: category)
+        var queued = 0
+        for device in devices {
+            let mode = device.appBuildsNotifications ? category.deliveryMode : .system
+            let text = MessageText.render(
+                .alert, category: category, mode: mode, device: device, profile: state.profile,
+                arguments: arguments, renderer: renderer)
+            let content = PushContent(
+                purpose: .alert, mode: mode, notificationId: notificationId, eventId: event.id,
+                categoryId: category.id, title: text.title, body: text.body, badge: badge,
+                silenced: timing.isSilenced, interruptionLevel: category.interruptionLevel,
+                priority: category.priority, threadId: thread, apnsCategory: category.apnsCategory,
+                androidChannelId: category.androidChannelId, collapseId: collapseId, itemId: event.itemId,
+                expiresAt: expiresAt, availableAt: sendAt)
+            if let delivery = PayloadBuilder.delivery(for: content, to: device, userId: state.profile.id) {
+                result.deliveries.append(delivery)
+                queued += 1
+            }
+        }
+        return queued
+    }
+}

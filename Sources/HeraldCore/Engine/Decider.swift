@@ -1,0 +1,65 @@
+import Foundation
+
+/// The decision policy: a pure function of (event, category, recipients' state, now, config).
+///
+/// It reads no clock, no database and no environment. The shell loads the state, calls `decide`, and writes the
+/// returned decisions, deliveries and state changes in one transaction. Digest timers come back through
+/// `windowClosed`, reads through `read`.
+public struct Decider: Sendable {
+    public var config: DeciderConfig
+    public var zones: any ZoneDirectory
+    public var renderer: any TextRenderer
+
+    /// Creates a decider.
+    public init(
+        config: DeciderConfig = DeciderConfig(), zones: any ZoneDirectory, renderer: any TextRenderer
+    ) {
+        self.config = config
+        self.zones = zones
+        self.renderer = renderer
+    }
+
+    /// The recipients of `event`: its explicit user ids then `topicSubscribers` (one streamed batch of the topic),
+    /// without duplicates, in first-seen order. The actor stays in the list so its decision is recorded.
+    public static func recipients(of event: Event, topicSubscribers: [String] = []) -> [String] {
+        var seen = Set<String>()
+        return (event.recipients.userIds + topicSubscribers).filter { seen.insert($0).inserted }
+    }
+
+    /// The collapse-group keys the shell should load for each recipient of `event`.
+    public static func collapseKeys(for event: Event, category: Category) -> [String] {
+        var keys = [digestKey(for: category)]
+        if let rule = category.collapse,
+            let key = (try? KeyTemplate(rule.keyTemplate))?.render(for: event)
+        {
+            keys.insert(key, at: 0)
+        }
+        return keys
+    }
+
+    /// The collapse key of the digest a user with preference `digest` receives for `category`.
+    public static func digestKey(for category: Category) -> String { "digest:" + category.id }
+
+    /// The thread an event belongs to: its own thread id, else the category's thread key template.
+    public static func threadKey(for event: Event, category: Category) -> String? {
+        if let threadId = event.threadId { return threadId }
+        return category.threadKeyTemplate.flatMap { try? KeyTemplate($0) }?.render(for: event)
+    }
+
+    /// Decides `event` for every recipient: exactly one decision each, in order, plus deliveries and state.
+    ///
+    /// `states` holds the loaded state by user id; a recipient missing from it is an unknown user.
+    public func decide(
+        event: Event, category: Category?, recipients: [String], states: [String: RecipientState],
+        now: Date
+    ) -> DecisionResult {
+        var result = DecisionResult()
+        var seen = Set<String>()
+        for userId in recipients where seen.insert(userId).inserted {
+            let decision = decideRecipient(
+                userId, event: event, category: category, state: states[userId], now: now, into: &result)
+            result.decisions.append(decision)
+        }
+        return result
+    }
+}

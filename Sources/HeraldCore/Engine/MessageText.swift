@@ -1,0 +1,88 @@
+import Foundation
+
+/// Chooses and renders the text of a push: which templates (by delivery mode and purpose), which locale (by the
+/// fallback chain), and what to show when rendering fails (never an empty notification).
+enum MessageText {
+    enum Purpose {
+        case alert
+        case digest
+    }
+
+    struct Rendered: Hashable {
+        var title: String?
+        var body: String?
+    }
+
+    /// Renders the title and body for one device; each field falls back along the locale chain on its own.
+    static func render(
+        _ purpose: Purpose, category: Category, mode: Category.DeliveryMode, device: Device,
+        profile: UserProfile,
+        arguments: [String: TemplateValue], renderer: any TextRenderer
+    ) -> Rendered {
+        let chain = LocaleFallback.chain(
+            deviceLocale: device.locale, userLocale: profile.locale, defaultLocale: category.defaultLocale
+        )
+        let zone = profile.timeZone ?? "UTC"
+        func field(_ pick: (LocalizedTemplates) -> String?) -> String? {
+            for locale in chain {
+                guard let (resolved, templates) = LocaleFallback.resolve([locale], in: category.templates),
+                    let template = pick(templates)
+                else { continue }
+                if let text = try? renderer.render(
+                    template: template, locale: resolved, zone: zone, arguments: arguments), !text.isEmpty
+                {
+                    return text
+                }
+            }
+            return nil
+        }
+        var rendered: Rendered
+        switch (purpose, mode) {
+        case (.alert, .app):
+            rendered = Rendered(title: nil, body: field { $0.fallbackBody ?? $0.body })
+        case (.alert, _):
+            rendered = Rendered(title: field(\.title), body: field(\.body))
+        case (.digest, _):
+            rendered = Rendered(
+                title: field { $0.digestTitle ?? $0.title }, body: field { $0.digestBody ?? $0.body })
+        }
+        if rendered.title == nil, rendered.body == nil { rendered.body = category.name }
+        return rendered
+    }
+
+    /// The arguments of one event's templates: its scalar data plus Herald's own names.
+    static func eventArguments(_ event: Event, category: Category) -> [String: TemplateValue] {
+        var arguments: [String: TemplateValue] = [:]
+        for (key, value) in event.data {
+            if let argument = TemplateValue(value) { arguments[key] = argument }
+        }
+        if let actor = event.actorName ?? event.actor { arguments["actor"] = .string(actor) }
+        if let actor = event.actor { arguments["actor_id"] = .string(actor) }
+        if let thread = event.threadId { arguments["thread_id"] = .string(thread) }
+        if let item = event.itemId { arguments["item_id"] = .string(item) }
+        arguments["category"] = .string(category.name)
+        arguments["count"] = .int(1)
+        arguments["occurred_at"] = .date(event.occurredAt)
+        return arguments
+    }
+
+    /// The arguments of a digest: `count`, `folded`, `actor_count`, `others`, `first_actor`, `second_actor`.
+    static func digestArguments(
+        _ summary: DigestSummary, category: Category
+    ) -> [String:
+        TemplateValue]
+    {
+        var arguments: [String: TemplateValue] = [
+            "count": .int(summary.count), "folded": .int(summary.folded),
+            "actor_count": .int(summary.actorCount),
+            "others": .int(max(0, summary.actorCount - 1)), "category": .string(category.name),
+        ]
+        if let first = summary.actorNames.first {
+            arguments["first_actor"] = .string(first)
+            arguments["actor"] = .string(first)
+        }
+        if summary.actorNames.count > 1 { arguments["second_actor"] = .string(summary.actorNames[1]) }
+        if let last = summary.latestItems.last { arguments["occurred_at"] = .date(last.occurredAt) }
+        return arguments
+    }
+}

@@ -1,0 +1,33 @@
+/// Deterministic identifiers: reprocessing the same event after a crash yields the same ids, so the queue can
+/// refuse duplicates.
+public enum NotificationIdentity {
+    /// The notification id of `eventId` for `userId`: 32 hex digits of a SHA-256.
+    public static func notificationId(eventId: String, userId: String) -> String {
+        String(SHA256.hex("n\u{0}" + eventId + "\u{0}" + userId).prefix(32))
+    }
+
+    /// The notification id of a digest: one per user, collapse key and closing window.
+    public static func digestId(userId: String, key: String, lastEventId: String) -> String {
+        String(SHA256.hex("d\u{0}" + userId + "\u{0}" + key + "\u{0}" + lastEventId).prefix(32))
+    }
+
+    /// The notification id of a withdrawal or badge push for one device.
+    public static func backgroundId(userId: String, installationId: String, seed: String) -> String {
+        String(SHA256.hex("b\u{0}" + userId + "\u{0}" + installationId + "\u{0}" + seed).prefix(32))
+    }
+
+    /// An `apns-id`: a canonical lowercase UUID (version 5 layout) derived from the notification and device.
+    public static func apnsId(
+        notificationId: String, installationId: String, purpose: PushContent.Purpose
+    ) -> String {
+        var bytes = SHA256.hash(
+            Array((notificationId + "\u{0}" + installationId + "\u{0}" + purpose.rawValue).utf8))
+        bytes[6] = (bytes[6] & 0x0F) | 0x50
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = SHA256.hexString(Array(bytes.prefix(16)))
+        let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+            String(hex.dropFirst(range.lowerBound).prefix(range.count))
+        }
+        return groups.joined(separator: "-")
+    }
+}

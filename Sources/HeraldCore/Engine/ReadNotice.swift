@@ -1,0 +1,35 @@
+/// A user read something: the notifications to withdraw from their other devices, and how far the count drops.
+public struct ReadNotice: Sendable, Hashable, Codable {
+    public var userId: String
+    /// Collapse ids of the notifications that are now read (the shell looks them up by item or thread).
+    public var collapseIds: [String]
+    /// How many unread items were read; the unread count never goes below zero.
+    public var itemsRead: Int
+    /// The device the read happened on; it already knows, so it gets nothing.
+    public var originInstallationId: String?
+
+    /// Creates a read notice.
+    public init(
+        userId: String, collapseIds: [String], itemsRead: Int, originInstallationId: String? = nil
+    ) {
+        self.userId = userId
+        self.collapseIds = collapseIds
+        self.itemsRead = itemsRead
+        self.originInstallationId = originInstallationId
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id"
+        case collapseIds = "collapse_ids"
+        case itemsRead = "items_read"
+        case originInstallationId = "origin_installation_id"
+    }
+}
+
+/// What a read produced: the new unread count, the withdrawals and badge pushes, the spent silent budgets.
+public struct ReadResult: Sendable, Hashable {
+    public var unreadCount: Int
+    public var deliveries: [Delivery]
+    /// Budgets to upsert, by installation id.
+    public var silentBudgets: [String: SilentBudget]
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// The APNs request for one device: headers and the JSON body, by Apple's rules.
+///
+/// Alerts carry `alert`, `badge`, `sound`, `thread-id`, `category`, `interruption-level` and, when the app
+/// builds or enriches the notification, `mutable-content`. Background pushes carry only `content-available`
+/// inside `aps`, go at priority 5 with push type `background`, and put everything else beside `aps`.
+public enum APNsPayload {
+    /// APNs rejects bodies over 4096 bytes (413, not retried).
+    public static let maxBodyBytes = 4_096
+
+    /// The headers for `content` sent to the app `bundleId`.
+    public static func headers(
+        for content: PushContent, bundleId: String, installationId: String
+    )
+        -> [String: String]
+    {
+        var headers: [String: String] = [
+            "apns-topic": bundleId,
+            "apns-push-type": content.purpose == .withdraw ? "background" : "alert",
+            "apns-priority": String(priority(for: content)),
+            // Never 0: through gorush a 0 is not sent at all and APNs falls back to storing for 30 days.
+            "apns-expiration": String(max(1, Int(content.expiresAt.timeIntervalSince1970.rounded(.up)))),
+            "apns-id": NotificationIdentity.apnsId(
+                notificationId: content.notificationId, installationId: installationId,
+                purpose: content.purpose),
+        ]
+        if content.isVisible, let collapseId = content.collapseId {
+            headers["apns-collapse-id"] = CollapseIdentifier.apns(for: collapseId)
+        }
+        return headers
+    }
+
+    /// 10 only for urgent visible alerts; everything else, background always, at 5.
+    public static func priority(for content: PushContent) -> Int {
+        content.isUrgent ? 10 : 5
+    }
+
+    /// The body, fitted to 4096 bytes; `nil` only if the identifiers alone exceed it.
+    public static func body(for content: PushContent) -> [UInt8]? {
+        if content.purpose == .withdraw {
+            var fitted = content
+            let fit = WithdrawKeys.fit(
+                content, limit: maxBodyBytes, cost: WithdrawKeys.arrayElementCost,
+                document: { document(for: $0, title: nil, body: nil) })
+            fitted.withdrawIds = fit.ids
+            guard case .object(var root) = document(for: fitted, title: nil, body: nil) else {
+                return nil
+            }
+            if fit.truncated { root["sync"] = .bool(true) }
+            let bytes = JSONValue.object(root).serialized()
+            return bytes.count <= maxBodyBytes ? bytes : nil
+        }
+        return TextFitting.fit(title: content.title, body: content.body, limit: maxBodyBytes) {
+            title, body in
+            document(for: content, title: title, body: body).serialized()
+        }
+    }
+
+    /// The JSON document for `content` with the given (possibly shortened) text.
+    public static func document(for content: PushContent, title: String?, body: String?) -> JSONValue {
+        var root = content.heraldKeys
+        var aps: [String: JSONValue] = [:]
+        switch content.purpose {
+        case .alert, .digest:
+            var alert: [String: JSONValue] = [:]
+            if let title { alert["title"] = .string(title) }
+            if let body { alert["body"] = .string(body) }
+            if !alert.isEmpty { aps["alert"] = .object(alert) }
+            if let badge = content.badge { aps["badge"] = .int(max(0, badge)) }
+            if let sound = sound(for: content) { aps["sound"] = sound }
+            if let threadId = content.threadId { aps["thread-id"] = .string(threadId) }
+            if let category = content.apnsCategory { aps["category"] = .string(category) }
+            if content.mode != .system { aps["mutable-content"] = .int(1) }
+            aps["interruption-level"] = .string(content.effectiveInterruptionLevel.rawValue)
+        case .badge:
+            aps["badge"] = .int(max(0, content.badge ?? 0))
+        case .withdraw:
+            aps["content-available"] = .int(1)
+            root["withdraw"] = .array(content.withdrawIds.map(JSONValue.string))
+            if let badge = content.badge { root["badge"] = .int(max(0, badge)) }
+        }
+        root["aps"] = .object(aps)
+        return .object(root)
+    }
+
+    private static func sound(for content: PushContent) -> JSONValue? {
+        if content.silenced || content.interruptionLevel == .passive { return nil }
+        if content.interruptionLevel == .critical {
+            return .object(["critical": .int(1), "name": .string("default"), "volume": .double(1.0)])
+        }
+        return .string("default")
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+
+/// The FCM HTTP v1 `messages:send` request body for one device token.
+///
+/// Visible notifications in `system`/`combined` mode are notification messages with an explicit
+/// `android.notification.tag` (so they can be replaced and withdrawn); `app` mode and withdrawals are data
+/// messages the app handles itself. `data` holds strings only. `android.priority` is `high` only for urgent
+/// visible alerts. The `apns` block obeys the APNs rules for Apple devices reached through FCM. No
+/// `collapse_key` is set: a device keeps only four, and collapsing would make FCM discard other threads'
+/// pending notifications; replacement works through the tag instead.
+public enum FCMPayload {
+    /// FCM rejects messages over 4096 bytes.
+    public static let maxBodyBytes = 4_096
+    /// The longest TTL FCM accepts (28 days).
+    public static let maxTTLSeconds = 2_419_200
+    /// Data keys FCM reserves.
+    public static func isReservedDataKey(_ key: String) -> Bool {
+        key == "from" || key == "gcm" || key.hasPrefix("google")
+    }
+
+    /// The request body, fitted to 4096 bytes; `nil` only if the identifiers alone exceed it.
+    public static func body(for content: PushContent, token: String) -> [UInt8]? {
+        if content.purpose == .withdraw {
+            let fit = WithdrawKeys.fit(
+                content, limit: maxBodyBytes, cost: dataArrayElementCost,
+                document: { document(for: $0, token: token, title: nil, body: nil) })
+            var fitted = content
+            fitted.withdrawIds = fit.ids
+            let bytes = document(for: fitted, token: token, title: nil, body: nil, sync: fit.truncated)
+                .serialized()
+            return bytes.count <= maxBodyBytes ? bytes : nil
+        }
+        return TextFitting.fit(title: content.title, body: content.body, limit: maxBodyBytes) {
+            title, body in
+            document(for: content, token: token, title: title, body: body).serialized()
+        }
+    }
+
+    /// The `{"message": …}` document with the given (possibly shortened) text.
+    public static func document(
+        for content: PushContent, token: String, title: String?, body: String?, sync: Bool = false
+    ) -> JSONValue {
+        var data = content.heraldKeys.compactMapValues { $0.scalarText }
+        if let badge = content.badge { data["badge"] = String(max(0, badge)) }
+        var message: [String: JSONValue] = ["token": .string(token)]
+        var android: [String: JSONValue] = [
+            "priority": .string(content.isUrgent ? "high" : "normal"),
+            "ttl": .string("\(min(content.ttlSeconds, maxTTLSeconds))s"),
+        ]
+        let aps = apsBlock(for: content, title: title, body: body)
+        switch content.purpose {
+        case .alert, .digest:
+            if content.mode == .app {
+                // The app builds the notification from the data; the fallback text rides along.
+                if let title { data["fallback_title"] = title }
+                if let body { data["fallback_body"] = body }
+            } else {
+                message["notification"] = .object(notificationBlock(title: title, body: body))
+                android["notification"] = .object(androidNotification(for: content))
+            }
+        case .withdraw:
+            let ids = JSONValue.array(content.withdrawIds.map(JSONValue.string)).serialized()
+            data["withdraw"] = String(decoding: ids, as: UTF8.self)
+            if sync { data["sync"] = "true" }
+        case .badge:
+            break
+        }
+        message["data"] = .object(data.mapValues(JSONValue.string))
+        message["android"] = .object(android)
+        message["apns"] = .object([
+            "headers": .object(apnsHeaders(for: content).mapValues(JSONValue.string)),
+            "payload": .object(["aps": .object(aps)]),
+        ])
+        return .object(["message": .object(message)])
+    }
+
+    /// Cost of one id inside the JSON array that is itself carried as a data string: escaped twice, plus a comma.
+    static func dataArrayElementCost(_ id: String) -> Int {
+        let inner = String(decoding: JSONValue.string(id).serialized(), as: UTF8.self)
+        return JSONValue.encodedLength(of: inner) - 2 + 1
+    }
+
+    private static func notificationBlock(title: String?, body: String?) -> [String: JSONValue] {
+        var notification: [String: JSONValue] = [:]
+        if let title { notification["title"] = .string(title) }
+        if let body { notification["body"] = .string(body) }
+        return notification
+    }
+
+    private static func androidNotification(for content: PushContent) -> [String: JSONValue] {
+        var notification: [String: JSONValue] = [:]
+        // An explicit tag is what lets a later digest replace this notification and a withdrawal cancel it.
+        if let tag = content.collapseId { notification["tag"] = .string(tag) }
+        if let channel = content.androidChannelId { notification["channel_id"] = .string(channel) }
+        if let badge = content.badge { notification["notification_count"] = .int(max(0, badge)) }
+        if !content.silenced { notification["default_sound"] = .bool(true) }
+        return notification
+    }
+
+    private static func apnsHeaders(for content: PushContent) -> [String: String] {
+        var headers: [String: String] = [
+            "apns-push-type": content.purpose == .withdraw ? "background" : "alert",
+            "apns-priority": String(APNsPayload.priority(for: content)),
+            "apns-expiration": String(max(1, Int(content.expiresAt.timeIntervalSince1970.rounded(.up)))),
+        ]
+        if content.isVisible, let collapseId = content.collapseId {
+            headers["apns-collapse-id"] = CollapseIdentifier.apns(for: collapseId)
+        }
+        return headers
+    }
+
+    /// The `aps` dictionary for Apple devices behind FCM; in `system`/`combined` the alert text comes from the
+    /// top-level `notification`, in `app` mode the fallback text goes here.
+    private static func apsBlock(
+        for content: PushContent, title: String?, body: String?
+    ) -> [String:
+        JSONValue]
+    {
+        guard case .object(let root) = APNsPayload.document(for: content, title: title, body: body),
+            case .object(var aps) = root["aps"]
+        else { return [:] }
+        if content.isVisible, content.mode != .app { aps["alert"] = nil }
+        return aps
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// What one push says, before any platform's envelope: the decider fills it, the platform builders wrap it.
+public struct PushContent: Sendable, Hashable {
+    /// Why the push exists; decides push type, priority and which fields the payload carries.
+    public enum Purpose: String, Sendable, Hashable, Codable, CaseIterable {
+        /// One event's notification.
+        case alert
+        /// A collapsed burst's summary, replacing the first notification in place.
+        case digest
+        /// Remove notifications named by collapse id (read elsewhere), with the new badge.
+        case withdraw
+        /// Only the new badge.
+        case badge
+
+        /// The queue kind of a push with this purpose.
+        public var deliveryKind: Delivery.Kind {
+            switch self {
+            case .alert, .digest: return .alert
+            case .withdraw: return .withdraw
+            case .badge: return .background
+            }
+        }
+    }
+
+    public var purpose: Purpose
+    /// The delivery mode after the device's capability is applied (an app that cannot build gets `system`).
+    public var mode: Category.DeliveryMode
+    public var notificationId: String
+    public var eventId: String?
+    public var categoryId: String
+    public var title: String?
+    public var body: String?
+    /// The absolute unread count; `nil` when the user turned the badge off.
+    public var badge: Int?
+    /// Quiet hours said: no sound, passive.
+    public var silenced: Bool
+    public var interruptionLevel: Category.InterruptionLevel
+    public var priority: Category.Priority
+    public var threadId: String?
+    public var apnsCategory: String?
+    public var androidChannelId: String?
+    public var collapseId: String?
+    public var itemId: String?
+    /// Events summarised by a digest.
+    public var count: Int?
+    /// Collapse ids to remove (withdraw).
+    public var withdrawIds: [String]
+    public var expiresAt: Date
+    public var availableAt: Date
+    public var coalesceKey: String?
+
+    /// Creates push content; optional parts default to absent.
+    public init(
+        purpose: Purpose, mode: Category.DeliveryMode = .system, notificationId: String,
+        eventId: String? = nil,
+        categoryId: String, title: String? = nil, body: String? = nil, badge: Int? = nil,
+        silenced: Bool = false,
+        interruptionLevel: Category.InterruptionLevel = .active, priority: Category.Priority = .normal,
+        threadId: String? = nil, apnsCategory: String? = nil, androidChannelId: String? = nil,
+        collapseId: String? = nil, itemId: String? = nil, count: Int? = nil, withdrawIds: [String] = [],
+        expiresAt: Date, availableAt: Date, coalesceKey: String? = nil
+    ) {
+        self.purpose = purpose
+        self.mode = mode
+        self.notificationId = notificationId
+        self.eventId = eventId
+        self.categoryId = categoryId
+        self.title = title
+        self.body = body
+        self.badge = badge
+        self.silenced = silenced
+        self.interruptionLevel = interruptionLevel
+        self.priority = priority
+        self.threadId = threadId
+        self.apnsCategory = apnsCategory
+        self.androidChannelId = androidChannelId
+        self.collapseId = collapseId
+        self.itemId = itemId
+        self.count = count
+        self.withdrawIds = withdrawIds
+        self.expiresAt = expiresAt
+        self.availableAt = availableAt
+        self.coalesceKey = coalesceKey
+    }
+
+    /// Whether the push shows something to the user.
+    public var isVisible: Bool { purpose == .alert || purpose == .digest }
+
+    /// The interruption level actually sent: quiet hours make it passive.
+    public var effectiveInterruptionLevel: Category.InterruptionLevel {
+        silenced ? .passive : interruptionLevel
+    }
+
+    /// Whether the alert should interrupt now: high priority, audible and not passive.
+    public var isUrgent: Bool {
+        isVisible && priority == .high && !silenced && interruptionLevel != .passive
+    }
+
+    /// Seconds from `availableAt` to `expiresAt`, never negative.
+    public var ttlSeconds: Int {
+        max(0, Int(expiresAt.timeIntervalSince(availableAt).rounded(.down)))
+    }
+
+    /// Herald's own keys, beside the platform's: version, ids and kind, so the app can act without parsing text.
+    public var heraldKeys: [String: JSONValue] {
+        var keys: [String: JSONValue] = [
+            "v": .int(1), "kind": .string(purpose.rawValue), "nid": .string(notificationId),
+            "cat": .string(categoryId),
+        ]
+        if let itemId { keys["item"] = .string(itemId) }
+        if let threadId { keys["thread"] = .string(threadId) }
+        if let collapseId, isVisible { keys["cid"] = .string(collapseId) }
+        if let count { keys["count"] = .int(count) }
+        return keys
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// The WNS request for one channel: a toast (XML) for alerts, a raw push (JSON) for withdrawals, a badge update
+/// (XML) for badge-only pushes.
+public enum WNSPayload {
+    /// WNS rejects payloads over 5000 bytes.
+    public static let maxBodyBytes = 5_000
+
+    /// Headers: `X-WNS-Type` with its matching `Content-Type`, `X-WNS-TTL`, and a tag/group (≤ 16 alphanumerics)
+    /// so the toast can be replaced or removed.
+    public static func headers(for content: PushContent) -> [String: String] {
+        var headers: [String: String] = ["X-WNS-TTL": String(content.ttlSeconds)]
+        switch content.purpose {
+        case .alert, .digest:
+            headers["X-WNS-Type"] = "wns/toast"
+            headers["Content-Type"] = "text/xml"
+            if let collapseId = content.collapseId {
+                headers["X-WNS-Tag"] = CollapseIdentifier.wnsTag(for: collapseId)
+            }
+            if let threadId = content.threadId {
+                headers["X-WNS-Group"] = CollapseIdentifier.wnsTag(for: threadId)
+            }
+        case .badge:
+            headers["X-WNS-Type"] = "wns/badge"
+            headers["Content-Type"] = "text/xml"
+        case .withdraw:
+            headers["X-WNS-Type"] = "wns/raw"
+            headers["Content-Type"] = "application/octet-stream"
+            headers["X-WNS-Cache-Policy"] = "cache"
+        }
+        return headers
+    }
+
+    /// The body, fitted to 5000 bytes; `nil` only if the identifiers alone exceed it.
+    public static func body(for content: PushContent) -> [UInt8]? {
+        switch content.purpose {
+        case .alert, .digest:
+            return TextFitting.fit(title: content.title, body: content.body, limit: maxBodyBytes) {
+                title, body in
+                Array(toast(for: content, title: title, body: body).utf8)
+            }
+        case .badge:
+            return Array("<badge value=\"\(max(0, content.badge ?? 0))\"/>".utf8)
+        case .withdraw:
+            // The app removes toasts by the WNS tags it was shown with.
+            var tagged = content
+            tagged.withdrawIds = content.withdrawIds.map(CollapseIdentifier.wnsTag(for:))
+            let fit = WithdrawKeys.fit(
+                tagged, limit: maxBodyBytes, cost: WithdrawKeys.arrayElementCost,
+                document: { WebPushPayload.document(for: $0, title: nil, body: nil) })
+            tagged.withdrawIds = fit.ids
+            guard case .object(var root) = WebPushPayload.document(for: tagged, title: nil, body: nil)
+            else {
+                return nil
+            }
+            if fit.truncated { root["sync"] = .bool(true) }
+            return JSONValue.object(root).serialized()
+        }
+    }
+
+    /// The toast XML.
+    static func toast(for content: PushContent, title: String?, body: String?) -> String {
+        var xml =
+            "<toast launch=\"" + escape(content.notificationId)
+            + "\"><visual><binding template=\"ToastGeneric\">"
+        if let title { xml += "<text>" + escape(title) + "</text>" }
+        if let body { xml += "<text>" + escape(body) + "</text>" }
+        xml += "</binding></visual>"
+        if content.silenced || content.interruptionLevel == .passive {
+            xml += "<audio silent=\"true\"/>"
+        }
+        return xml + "</toast>"
+    }
+
+    /// XML text escaping; characters XML 1.0 forbids (most C0 controls) become spaces.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
+                out += " "
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// The Web Push request for one subscription: RFC 8030 headers and the JSON plaintext the delivery worker
+/// encrypts (RFC 8291).
+///
+/// Browsers demand a visible notification for every push, withdrawals included, so every body names the `tag` the
+/// service worker shows, replaces or closes. `Topic` replaces an undelivered push with the same topic.
+public enum WebPushPayload {
+    /// The most plaintext one aes128gcm record carries in a 4096-byte push message.
+    public static let maxBodyBytes = 3_993
+
+    /// The headers: `TTL` always, `Urgency` from the content, `Topic` when the push replaces by collapse id.
+    public static func headers(for content: PushContent) -> [String: String] {
+        var headers: [String: String] = [
+            "TTL": String(content.ttlSeconds),
+            "Urgency": urgency(for: content),
+            "Content-Type": "application/json",
+        ]
+        if let topicSource = content.isVisible ? content.collapseId : content.withdrawIds.last {
+            headers["Topic"] = CollapseIdentifier.webPushTopic(for: topicSource)
+        }
+        return headers
+    }
+
+    /// `high` for urgent alerts, `low` for silenced alerts and badge updates, `normal` otherwise.
+    public static func urgency(for content: PushContent) -> String {
+        if content.isUrgent { return "high" }
+        if content.purpose == .badge || (content.isVisible && content.silenced) { return "low" }
+        return "normal"
+    }
+
+    /// Priority on the queue's APNs-like scale.
+    public static func priority(for content: PushContent) -> Int { content.isUrgent ? 10 : 5 }
+
+    /// The plaintext body, fitted to 3993 bytes; `nil` only if the identifiers alone exceed it.
+    public static func body(for content: PushContent) -> [UInt8]? {
+        if content.purpose == .withdraw {
+            let fit = WithdrawKeys.fit(
+                content, limit: maxBodyBytes, cost: WithdrawKeys.arrayElementCost,
+                document: { document(for: $0, title: nil, body: nil) })
+            var fitted = content
+            fitted.withdrawIds = fit.ids
+            guard case .object(var root) = document(for: fitted, title: nil, body: nil) else {
+                return nil
+            }
+            if fit.truncated { root["sync"] = .bool(true) }
+            let bytes = JSONValue.object(root).serialized()
+            return bytes.count <= maxBodyBytes ? bytes : nil
+        }
+        return TextFitting.fit(title: content.title, body: content.body, limit: maxBodyBytes) {
+            title, body in
+            document(for: content, title: title, body: body).serialized()
+        }
+    }
+
+    /// The JSON document the service worker reads.
+    public static func document(for content: PushContent, title: String?, body: String?) -> JSONValue {
+        var root = content.heraldKeys
+        if let badge = content.badge { root["badge"] = .int(max(0, badge)) }
+        switch content.purpose {
+        case .alert, .digest:
+            if let title { root["title"] = .string(title) }
+            if let body { root["body"] = .string(body) }
+            if let tag = content.collapseId { root["tag"] = .string(tag) }
+            root["silent"] = .bool(content.silenced || content.interruptionLevel == .passive)
+            root["app_builds"] = .bool(content.mode != .system)
+        case .withdraw:
+            root["withdraw"] = .array(content.withdrawIds.map(JSONValue.string))
+        case .badge:
+            break
+        }
+        return .object(root)
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+
+/// Burst collapsing for one user and one collapse key, as a small state machine.
+///
+/// `idle` → first event → `open` (it went out at once) → more events within the window → `accumulating` →
+/// window closes → one digest that replaces the first in place (same collapse id) → `idle`. Events held back by a
+/// rate limit or a digest preference go straight to `accumulating`. The shell stores the struct, arms a timer when
+/// told to (`scheduleDigest`) and calls `windowClosed(at:)` when it fires; a late timer is caught up by the next
+/// event.
+public struct CollapseGroup: Sendable, Hashable, Codable {
+    /// Where the burst stands.
+    public enum Phase: String, Sendable, Hashable, Codable {
+        case idle
+        case open
+        case accumulating
+    }
+
+    /// What the shell must do after an input.
+    public enum Action: Sendable, Hashable {
+        /// Send this event now, with the group's collapse id.
+        case sendFirst(collapseId: String)
+        /// The event was folded and is the first to be: arm the close timer for `at`.
+        case scheduleDigest(at: Date)
+        /// The event was folded into a burst whose timer is already armed.
+        case accumulated(until: Date)
+        /// Send the digest now (window closed, or closed late and caught up by a new event).
+        case sendDigest(DigestSummary)
+        /// The timer fired early: re-arm it for `until`.
+        case notYet(until: Date)
+        /// Nothing to send.
+        case nothing
+    }
+
+    /// How many distinct actors and latest items a group remembers.
+    public static let maxActors = 50
+    public static let maxItems = 5
+
+    public var userId: String
+    public var key: String
+    public var collapseId: String
+    public var phase: Phase
+    public var windowEndsAt: Date?
+    /// The event sent at once, or `nil` when the burst began held back.
+    public var firstEventId: String?
+    public var folded: Int
+    /// Distinct actors of the burst, oldest first, at most `maxActors`.
+    public var actors: [CollapsedItem]
+    public var latestItems: [CollapsedItem]
+
+    /// An idle group for `key`.
+    public init(userId: String, key: String) {
+        self.userId = userId
+        self.key = key
+        self.collapseId = CollapseIdentifier.apns(for: key)
+        self.phase = .idle
+        self.windowEndsAt = nil
+        self.firstEventId = nil
+        self.folded = 0
+        self.actors = []
+        self.latestItems = []
+    }
+
+    /// Whether an event arriving at `now` would start a new burst (and so go out at once) rather than fold.
+    public func startsBurst(at now: Date) -> Bool {
+        switch phase {
+        case .idle: return true
+        case .open: return windowEndsAt.map { now >= $0 } ?? true
+        case .accumulating: return false
+        }
+    }
+
+    /// An event arrived that may go out at once if no burst is running.
+    public mutating func eventArrived(
+        _ item: CollapsedItem, window: TimeInterval, at now: Date
+    )
+        -> Action
+    {
+        switch phase {
+        case .idle:
+            return open(with: item, window: window, at: now)
+        case .open, .accumulating:
+            guard let ends = windowEndsAt, now < ends else {
+                if phase == .accumulating { return foldAndClose(item) }
+                reset()
+                return open(with: item, window: window, at: now)
+            }
+            return fold(item, until: ends)
+        }
+    }
+
+    /// An event arrived that must not go out on its own (rate limited, or the user asked for a digest).
+    public mutating func eventHeldBack(
+        _ item: CollapsedItem, window: TimeInterval, at now: Date
+    )
+        -> Action
+    {
+        if phase != .idle, let ends = windowEndsAt {
+            if now < ends { return fold(item, until: ends) }
+            if phase == .accumulating { return foldAndClose(item) }
+        }
+        reset()
+        phase = .open
+        windowEndsAt = now + window
+        return fold(item, until: now + window)
+    }
+
+    /// The close timer fired at `now`.
+    public mutating func windowClosed(at now: Date) -> Action {
+        guard phase != .idle, let ends = windowEndsAt else { return .nothing }
+        if now < ends { return .notYet(until: ends) }
+        if phase == .open {
+            reset()
+            return .nothing
+        }
+        let summary = self.summary
+        reset()
+        return .sendDigest(summary)
+    }
+
+    /// The digest of the burst so far.
+    public var summary: DigestSummary {
+        let names = actors.reversed().map { $0.actorName ?? $0.actor ?? "" }.filter { !$0.isEmpty }
+        return DigestSummary(
+            key: key, collapseId: collapseId, count: folded + (firstEventId == nil ? 0 : 1),
+            folded: folded,
+            actorCount: actors.count, actorNames: Array(names.prefix(10)), latestItems: latestItems,
+            expiresAt: (latestItems + actors).map(\.expiresAt).max() ?? windowEndsAt ?? .distantPast)
+    }
+
+    private mutating func open(with item: CollapsedItem, window: TimeInterval, at now: Date) -> Action {
+        phase = .open
+        windowEndsAt = now + window
+        firstEventId = item.eventId
+        remember(item)
+        return .sendFirst(collapseId: collapseId)
+    }
+
+    private mutating func fold(_ item: CollapsedItem, until ends: Date) -> Action {
+        let wasOpen = phase == .open
+        phase = .accumulating
+        folded += 1
+        remember(item)
+        return wasOpen ? .scheduleDigest(at: ends) : .accumulated(until: ends)
+    }
+
+    private mutating func foldAndClose(_ item: CollapsedItem) -> Action {
+        folded += 1
+        remember(item)
+        let summary = self.summary
+        reset()
+        return .sendDigest(summary)
+    }
+
+    private mutating func remember(_ item: CollapsedItem) {
+        latestItems.append(item)
+        if latestItems.count > Self.maxItems {
+            latestItems.removeFirst(latestItems.count - Self.maxItems)
+        }
+        let actorKey = item.actor ?? item.actorName
+        guard let actorKey else { return }
+        if let index = actors.firstIndex(where: { ($0.actor ?? $0.actorName) == actorKey }) {
+            actors.remove(at: index)
+        } else if actors.count >= Self.maxActors {
+            actors.removeFirst()
+        }
+        actors.append(item)
+    }
+
+    private mutating func reset() {
+        phase = .idle
+        windowEndsAt = nil
+        firstEventId = nil
+        folded = 0
+        actors = []
+        latestItems = []
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case key, phase, folded, actors
+        case userId = "user_id"
+        case collapseId = "collapse_id"
+        case windowEndsAt = "window_ends_at"
+        case firstEventId = "first_event_id"
+        case latestItems = "latest_items"
+    }
+}

@@ -1,0 +1,34 @@
+import Testing
+
+@testable import HeraldCore
+
+@Suite struct SHA256Tests {
+    @Test(arguments: [
+        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        (
+            "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+        ),
+        (
+            "The quick brown fox jumps over the lazy dog",
+            "d7a8fbb307d7809469ca9abcb0082e4f8d5651e46d3cdb762d02d0bf37c9e592"
+        ),
+    ])
+    func knownVectors(input: String, digest: String) {
+        #expect(SHA256.hex(input) == digest)
+    }
+
+    @Test func millionAs() {
+        let digest = SHA256.hash([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000))
+        let hex = digest.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
+        #expect(hex == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    @Test func paddingBoundaries() {
+        // Lengths around the 55/56/64-byte padding edges must all hash to distinct 32-byte digests.
+        let digests = (50...70).map { SHA256.hash([UInt8](repeating: 0x61, count: $0)) }
+        #expect(digests.allSatisfy { $0.count == 32 })
+        #expect(Set(digests.map { $0.description }).count == digests.count)
+    }
+}
