@@ -68,6 +68,12 @@ public struct MessageTemplate: Sendable, Hashable {
     /// The argument called `name`, if the template uses it.
     public func argument(named name: String) -> TemplateArgument? { arguments.first { $0.name == name } }
 
+    /// The arguments, in template order, whose names are not among `fields` (e.g. the fields an event carries).
+    public func arguments(missingFrom fields: some Sequence<String>) -> [String] {
+        let available = Set(fields)
+        return arguments.map(\.name).filter { !available.contains($0) }
+    }
+
     /// Formats strictly in `timeZone` (an IANA id): every argument needs a value of a kind it accepts.
     public func format(
         _ values: [String: MessageValue], timeZone: String = "UTC"

@@ -39,14 +39,27 @@ public final class TemplateCache: Sendable {
     ) throws(MessageFormatError)
         -> MessageTemplate
     {
-        try entry(pattern: pattern, locale: locale, timeZone: timeZone).template
+        try entry(pattern: pattern, localeKey: locale.identifier, locale: locale, timeZone: timeZone).template
     }
 
     /// Formats strictly: every argument needs a value of a kind it accepts.
     public func format(
         pattern: String, locale: LocaleTag, timeZone: String, values: [String: MessageValue]
-    ) throws(MessageFormatError) -> String {
-        let entry = try entry(pattern: pattern, locale: locale, timeZone: timeZone)
+    )
+        throws(MessageFormatError) -> String
+    {
+        let entry = try entry(pattern: pattern, localeKey: locale.identifier, locale: locale, timeZone: timeZone)
+        return try entry.format(values, strict: true).text()
+    }
+
+    /// Formats strictly with `locale` as stored (a BCP 47 tag), parsed only when the template is first compiled:
+    /// parsing a tag costs about as much as a cached format.
+    public func format(
+        pattern: String, locale: String, timeZone: String, values: [String: MessageValue]
+    )
+        throws(MessageFormatError) -> String
+    {
+        let entry = try entry(pattern: pattern, localeKey: locale, locale: nil, timeZone: timeZone)
         return try entry.format(values, strict: true).text()
     }
 
@@ -62,8 +75,20 @@ public final class TemplateCache: Sendable {
     /// Formats leniently: arguments without a usable value stay visible as `{name}` and are listed.
     public func render(
         pattern: String, locale: LocaleTag, timeZone: String, values: [String: MessageValue]
-    ) throws(MessageFormatError) -> RenderedMessage {
-        let entry = try entry(pattern: pattern, locale: locale, timeZone: timeZone)
+    )
+        throws(MessageFormatError) -> RenderedMessage
+    {
+        let entry = try entry(pattern: pattern, localeKey: locale.identifier, locale: locale, timeZone: timeZone)
+        return try entry.format(values, strict: false).rendered()
+    }
+
+    /// Formats leniently with `locale` as stored (a BCP 47 tag), parsed only when the template is first compiled.
+    public func render(
+        pattern: String, locale: String, timeZone: String, values: [String: MessageValue]
+    )
+        throws(MessageFormatError) -> RenderedMessage
+    {
+        let entry = try entry(pattern: pattern, localeKey: locale, locale: nil, timeZone: timeZone)
         return try entry.format(values, strict: false).rendered()
     }
 
@@ -73,12 +98,13 @@ public final class TemplateCache: Sendable {
         return entries.reduce(0) { $0 + $1.openHandles }
     }
 
+    /// The entry for `localeKey` (a tag as given); `locale` is that tag parsed, or nil to parse it on a miss.
     private func entry(
-        pattern: String, locale: LocaleTag, timeZone: String
-    ) throws(MessageFormatError)
-        -> CachedTemplate
+        pattern: String, localeKey: String, locale: LocaleTag?, timeZone: String
+    )
+        throws(MessageFormatError) -> CachedTemplate
     {
-        let key = Key(pattern: pattern, locale: locale.identifier, timeZone: timeZone)
+        let key = Key(pattern: pattern, locale: localeKey, timeZone: timeZone)
         let hit = state.withLock { state -> CachedTemplate? in
             state.clock += 1
             guard let entry = state.entries[key] else { return nil }
@@ -88,8 +114,14 @@ public final class TemplateCache: Sendable {
         if let hit { return hit }
 
         // Lock, decide, unlock, act: compiling takes microseconds, so it happens outside the lock.
-        let handle = try MessageTemplate.open(pattern: pattern, locale: locale, timeZone: timeZone)
-        let template = MessageTemplate(pattern: pattern, locale: locale, handle: handle)
+        let parsed: LocaleTag
+        do {
+            parsed = try locale ?? LocaleTag(localeKey)
+        } catch {
+            throw MessageFormatError(.invalidTemplate, templateError: TemplateError(.invalidLocale))
+        }
+        let handle = try MessageTemplate.open(pattern: pattern, locale: parsed, timeZone: timeZone)
+        let template = MessageTemplate(pattern: pattern, locale: parsed, handle: handle)
         let fresh = CachedTemplate(
             template: template, timeZone: timeZone, first: handle, slotCount: handlesPerTemplate, clock: 0)
         let capacity = self.capacity

@@ -54,5 +54,7 @@ struct ArgumentTableTests {
         #expect(template.arguments.map(\.name) == ["who", "n"])
         #expect(template.argument(named: "who")?.isNested == false)
         #expect(template.argument(named: "missing") == nil)
+        #expect(template.arguments(missingFrom: ["n", "extra"]) == ["who"])
+        #expect(template.arguments(missingFrom: ["n", "who"]).isEmpty)
     }
 }

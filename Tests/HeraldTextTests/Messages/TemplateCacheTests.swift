@@ -101,6 +101,28 @@ struct TemplateCacheTests {
         #expect(cache.count == 2)
     }
 
+    @Test func storedLocaleStringsAreParsedOnlyOnAMiss() throws {
+        let cache = TemplateCache()
+        let values: [String: MessageValue] = ["count": 2, "sender": "Ola"]
+        #expect(
+            try cache.format(pattern: Self.digest, locale: "pl_PL", timeZone: "UTC", values: values)
+                == "2 new messages from Ola")
+        #expect(
+            try cache.format(pattern: Self.digest, locale: "pl_PL", timeZone: "UTC", values: values)
+                == "2 new messages from Ola")
+        #expect(
+            try cache.template(pattern: Self.digest, locale: try LocaleTag("pl-PL"), timeZone: "UTC").locale
+                == LocaleTag("pl-PL"))
+        #expect(cache.count == 2)
+        let rendered = try cache.render(pattern: Self.digest, locale: "pl-PL", timeZone: "UTC", values: ["count": 5])
+        #expect(rendered.missingArguments == ["sender"])
+        #expect(cache.count == 2)
+        let invalid = #expect(throws: MessageFormatError.self) {
+            try cache.format(pattern: Self.digest, locale: "en-", timeZone: "UTC", values: values)
+        }
+        #expect(invalid?.templateError?.code == .invalidLocale)
+    }
+
     @Test func sizeIsBounded() throws {
         let cache = TemplateCache(capacity: 8)
         let en = try LocaleTag("en")
