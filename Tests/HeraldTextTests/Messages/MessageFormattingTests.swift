@@ -99,6 +99,14 @@ struct MessageFormattingTests {
         #expect(text == "1.234,5 | 25\u{00A0}% | 1.234,50\u{00A0}€")
     }
 
+    @Test func templatesWithoutArgumentsFormatAsIs() throws {
+        let template = try MessageTemplate.compile(pattern: "Your weekly summary is ready", locale: "en")
+        #expect(template.arguments.isEmpty)
+        #expect(try template.format(["unused": 1]) == "Your weekly summary is ready")
+        let cache = TemplateCache()
+        #expect(try cache.format(template, timeZone: "UTC", values: [:]) == "Your weekly summary is ready")
+    }
+
     @Test func quotingFollowsICU() throws {
         let template = try MessageTemplate.compile(pattern: "it's {n} and '{n}' and ''", locale: "en")
         #expect(try template.format(["n": 3]) == "it's 3 and {n} and '")
