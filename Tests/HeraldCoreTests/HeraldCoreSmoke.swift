@@ -1,4 +1,0 @@
-import Testing
-@testable import HeraldCore
-
-@Test func moduleLoads() {}
