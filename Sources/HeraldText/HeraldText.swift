@@ -2,10 +2,10 @@ internal import CICUShim
 
 /// Facts about the ICU library Herald runs on.
 public enum ICUInfo {
-    /// The time zone data version ICU has loaded, e.g. "2026f".
+    /// The time zone data version ICU has loaded, e.g. "2025b".
     public static var tzdataVersion: String {
-        var buf = [CChar](repeating: 0, count: 32)
-        let n = hz_tzdata_version(&buf, Int32(buf.count))
-        return String(decoding: buf.prefix(Int(n)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = hz_tzdata_version(&buffer, Int32(buffer.count))
+        return String(decoding: buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

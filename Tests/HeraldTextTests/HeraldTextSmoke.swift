@@ -1,5 +1,0 @@
-import Testing
-
-@testable import HeraldText
-
-@Test func moduleLoads() {}

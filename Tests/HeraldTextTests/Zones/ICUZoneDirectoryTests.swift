@@ -1,0 +1,95 @@
+import Foundation
+import HeraldCore
+import Synchronization
+import Testing
+
+@testable import HeraldText
+
+@Suite("ICU zone directory")
+struct ICUZoneDirectoryTests {
+    @Test(
+        "Aliases are accepted and canonicalized to IANA ids",
+        arguments: [
+            ("US/Eastern", "America/New_York"), ("Asia/Calcutta", "Asia/Kolkata"),
+            ("Asia/Kolkata", "Asia/Kolkata"),
+            ("Europe/Kiev", "Europe/Kyiv"), ("UTC", "Etc/UTC"), ("PST", "America/Los_Angeles"),
+            ("America/Ciudad_Juarez", "America/Ciudad_Juarez"),
+        ])
+    func aliases(alias: String, canonical: String) throws {
+        ZoneTestSupport.requireCurrentData()
+        let rules = try ZoneTestSupport.rules(alias)
+        #expect(rules.identifier == canonical)
+        #expect(ZoneTestSupport.directory.canonicalIdentifier(alias) == canonical)
+    }
+
+    @Test(
+        "Unknown ids are rejected, never UTC",
+        arguments: [
+            "Etc/Unknown", "Factory", "Mars/Olympus_Mons", "america/new_york", "GMT+05:00", "",
+            "Europe/Berlin ",
+            "../../etc/passwd", "Europe/Berlin\u{0}",
+        ])
+    func unknown(id: String) {
+        #expect(ZoneTestSupport.directory.zone(id) == nil)
+        #expect(throws: TimeZoneDataError.self) { try ZoneTestSupport.directory.rules(for: id) }
+    }
+
+    @Test("The id lists hold every OS zone and link")
+    func identifierLists() throws {
+        ZoneTestSupport.requireCurrentData()
+        let source = try TimeZoneSource.load(from: TimeZoneData.defaultSourceDirectory)
+        let canonical = Set(ZoneTestSupport.directory.identifiers)
+        let all = Set(ZoneTestSupport.directory.allIdentifiers)
+        #expect(Set(source.zones).subtracting(["Factory"]).isSubset(of: canonical))
+        #expect(Set(source.links.keys).isSubset(of: all))
+        #expect(!all.contains("Etc/Unknown") && !all.contains("Factory"))
+        #expect(canonical.isDisjoint(with: source.links.keys))
+    }
+
+    @Test("Answers agree across threads and are fast")
+    func concurrentLookups() throws {
+        ZoneTestSupport.requireCurrentData()
+        let zones = [
+            "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kathmandu",
+            "America/Sao_Paulo",
+        ]
+        let start = ZoneTestSupport.utc("2026-01-01T00:00:00Z").timeIntervalSince1970
+        let perThread = 200_000
+        let threads = 4
+        let checksums = Mutex<[Int]>([])
+        let began = Date()
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            let directory = ZoneTestSupport.directory
+            var sum = 0
+            for i in 0..<perThread {
+                let rules = directory.zone(zones[i % zones.count])!
+                let instant = Date(timeIntervalSince1970: start + Double(i % 1000) * 31_337)
+                sum &+= rules.offsetSeconds(at: instant)
+                sum &+= Int(rules.instant(for: rules.localDateTime(at: instant)).timeIntervalSince1970)
+            }
+            checksums.withLock { $0.append(sum) }
+        }
+        let seconds = Date().timeIntervalSince(began)
+        let lookups = Double(threads * perThread * 3)
+        print("zone lookups: \(Int(lookups / seconds)) per second over \(threads) threads")
+        let sums = checksums.withLock { $0 }
+        #expect(sums.count == threads && Set(sums).count == 1)
+    }
+
+    @Test("Instants beyond the table horizon are answered by ICU itself")
+    func beyondHorizon() throws {
+        ZoneTestSupport.requireCurrentData()
+        let shortTable = ICUZoneDirectory(tableUntilYear: 2030)
+        let rules = try #require(shortTable.zone("Europe/Berlin"))
+        #expect(rules.offsetSeconds(at: ZoneTestSupport.utc("2035-07-01T00:00:00Z")) == 7200)
+        #expect(
+            rules.nextTransition(after: ZoneTestSupport.utc("2029-11-01T00:00:00Z"))
+                == ZoneTestSupport.utc("2030-03-31T01:00:00Z"))
+        #expect(
+            rules.instant(for: ZoneTestSupport.local("2035-03-25T02:30"))
+                == ZoneTestSupport.utc("2035-03-25T01:00:00Z"))
+        #expect(
+            rules.instant(for: ZoneTestSupport.local("2035-10-28T02:30"))
+                == ZoneTestSupport.utc("2035-10-28T00:30:00Z"))
+    }
+}
