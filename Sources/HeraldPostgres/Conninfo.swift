@@ -1,0 +1,74 @@
+internal import CLibPQ
+import Foundation
+
+/// Reads and writes libpq connection strings (`key=value …` or `postgresql://` URLs) through libpq's own parser.
+enum Conninfo {
+    /// The settings given explicitly in `conninfo`, in libpq's keyword order.
+    static func parse(_ conninfo: String) throws -> [(key: String, value: String)] {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(conninfo, &errorMessage) else {
+            let message = errorMessage.map { String(cString: $0) } ?? "invalid connection string"
+            if let errorMessage { PQfreemem(errorMessage) }
+            throw PostgresError(kind: .connectionFailed, message: message)
+        }
+        defer { PQconninfoFree(options) }
+        var settings: [(key: String, value: String)] = []
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if let value = option.pointee.val {
+                settings.append((String(cString: keyword), String(cString: value)))
+            }
+            option += 1
+        }
+        return settings
+    }
+
+    /// A `key='value'` string, quoting every value as libpq expects.
+    static func format(_ settings: [(key: String, value: String)]) -> String {
+        settings.map { key, value in
+            let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+            return "\(key)='\(escaped)'"
+        }.joined(separator: " ")
+    }
+
+    /// `conninfo` with the database name replaced.
+    static func replacingDatabase(in conninfo: String, with database: String) throws -> String {
+        var settings = try parse(conninfo).filter { $0.key != "dbname" }
+        settings.append(("dbname", database))
+        return format(settings)
+    }
+
+    /// The caller's settings plus what every Herald session relies on: UTF-8, ISO dates in UTC, a connect timeout.
+    static func sessionSettings(for conninfo: String) throws -> [(key: String, value: String)] {
+        var settings = try parse(conninfo)
+        func set(_ key: String, _ value: (String?) -> String) {
+            let index = settings.firstIndex { $0.key == key }
+            let updated = value(index.map { settings[$0].value })
+            if let index { settings[index].value = updated } else { settings.append((key, updated)) }
+        }
+        set("client_encoding") { _ in "UTF8" }
+        set("options") { existing in [existing, "-c DateStyle=ISO -c TimeZone=UTC"].compactMap { $0 }.joined(separator: " ") }
+        set("connect_timeout") { existing in existing ?? "10" }
+        return settings
+    }
+
+    /// Calls `body` with NULL-terminated keyword and value arrays for `PQconnectdbParams`.
+    static func withKeywordArrays<R>(
+        _ settings: [(key: String, value: String)],
+        _ body: (UnsafePointer<UnsafePointer<CChar>?>, UnsafePointer<UnsafePointer<CChar>?>) -> R
+    ) -> R {
+        let keywords = settings.map { strdup($0.key) } + [nil]
+        let values = settings.map { strdup($0.value) } + [nil]
+        defer {
+            keywords.forEach { free($0) }
+            values.forEach { free($0) }
+        }
+        let constKeywords = keywords.map { UnsafePointer($0) }
+        let constValues = values.map { UnsafePointer($0) }
+        return constKeywords.withUnsafeBufferPointer { keywordPointers in
+            constValues.withUnsafeBufferPointer { valuePointers in
+                body(keywordPointers.baseAddress!, valuePointers.baseAddress!)
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Synchronization
+
+/// A PostgreSQL cluster that Herald runs itself, in a folder of its own, when no `DATABASE_URL` is given.
+///
+/// The folder holds the data directory (`data/`), the server log (`postgres.log`) and the unix socket. The
+/// server listens on 127.0.0.1 on a free port. A cluster left running, or left with a stale `postmaster.pid`
+/// by a crash, is reused on the next start. As root, the server runs as the `postgres` system user.
+public final class EmbeddedPostgres: Sendable {
+    /// Tuning for the cluster.
+    public struct Options: Sendable {
+        /// `false` skips fsync in initdb and the server: much faster, but a machine crash loses data (tests only).
+        public var durable: Bool
+        /// The server's `max_connections`.
+        public var maxConnections: Int
+
+        /// Durable, with PostgreSQL's usual connection limit.
+        public init(durable: Bool = true, maxConnections: Int = 100) {
+            self.durable = durable
+            self.maxConnections = maxConnections
+        }
+    }
+
+    /// The superuser and the database created for Herald.
+    public static let user = "herald"
+    /// The database Herald uses.
+    public static let database = "herald"
+
+    /// The folder that holds the cluster.
+    public let folder: String
+    /// The cluster's data directory inside `folder`.
+    public var dataDirectory: String { folder + "/data" }
+    /// The server log file inside `folder`.
+    public var logFile: String { folder + "/postgres.log" }
+    private let options: Options
+    private let runningPort = Mutex<Int?>(nil)
+
+    /// A cluster kept in `folder` (created when missing); nothing happens until `start()`.
+    public init(folder: String, options: Options = Options()) {
+        self.folder = URL(fileURLWithPath: folder).standardizedFileURL.path
+        self.options = options
+    }
+
+    /// The TCP port of the running server, once started.
+    public var port: Int? { runningPort.withLock { $0 } }
+
+    /// Initializes the cluster if needed, starts it (or adopts a server already running on it), creates the
+    /// `herald` database if missing, and returns its conninfo.
+    @discardableResult
+    public func start() throws -> String {
+        let command = try ServerCommand.forCurrentUser()
+        let binaries = try Self.findBinaries(command: command)
+        try prepareFolder(command: command)
+        if !FileManager.default.fileExists(atPath: dataDirectory + "/PG_VERSION") {
+            var arguments = [
+                "-D", dataDirectory, "-U", Self.user, "-E", "UTF8", "--locale=C.UTF-8", "--auth=trust",
+            ]
+            if !options.durable { arguments.append("--no-sync") }
+            try command.run(binaries + "/initdb", arguments, in: folder, failing: .initialize)
+        }
+        let port: Int
+        if let adopted = runningServerPort() {
+            port = adopted
+        } else {
+            removeStaleLockFiles()
+            port = try choosePort()
+            try command.run(
+                binaries + "/pg_ctl",
+                ["-D", dataDirectory, "-l", logFile, "-w", "-t", "60", "-o", serverOptions(port: port), "start"],
+                in: folder, failing: .start)
+            try? String(port).write(toFile: folder + "/port", atomically: true, encoding: .utf8)
+        }
+        runningPort.withLock { $0 = port }
+        try createDatabaseIfMissing(port: port)
+        return conninfo(port: port, database: Self.database)
+    }
+
+    /// Stops the server (fast shutdown: open sessions are ended, data is flushed). Does nothing when stopped.
+    public func stop() throws {
+        let command = try ServerCommand.forCurrentUser()
+        let binaries = try Self.findBinaries(command: command)
+        runningPort.withLock { $0 = nil }
+        guard runningServerPort() != nil else { return }
+        try command.run(binaries + "/pg_ctl", ["-D", dataDirectory, "-m", "fast", "-w", "stop"], in: folder, failing: .stop)
+    }
+
+    /// The conninfo of `database` on the running server.
+    public func conninfo(database: String) -> String? {
+        port.map { conninfo(port: $0, database: database) }
+    }
+
+    private func conninfo(port: Int, database: String) -> String {
+        Conninfo.format([("host", "127.0.0.1"), ("port", String(port)), ("user", Self.user), ("dbname", database)])
+    }
+
+    /// `postgres` command-line options; pg_ctl hands them to a shell, hence the quoting of the socket folder.
+    private func serverOptions(port: Int) -> String {
+        // Unix socket paths are limited to 107 bytes, and the folder must survive the shell and list parsing.
+        let socketPath = folder + "/.s.PGSQL.\(port)"
+        let socketUsable = socketPath.utf8.count < 107 && !folder.contains(where: { "'\",\\".contains($0) })
+        var text = "-p \(port) -c listen_addresses=127.0.0.1 -c max_connections=\(options.maxConnections)"
+        text += " -c unix_socket_directories='\(socketUsable ? folder : "")'"
+        if !options.durable { text += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off" }
+        return text
+    }
+
+    private func createDatabaseIfMissing(port: Int) throws {
+        do {
+            let connection = try PostgresConnection(conninfo: conninfo(port: port, database: "postgres"))
+            let exists = try connection.query(Self.databaseExists, [Self.database]).single().bool(0)
+            guard !exists else { return }
+            try connection.executeScript(Query(unsafeSQL: "CREATE DATABASE " + (try connection.quoteIdentifier(Self.database))))
+        } catch let error as PostgresError where error.sqlState == "42P04" {
+            return  // another instance created it first
+        } catch let error as PostgresError {
+            throw EmbeddedPostgresError(.createDatabase, error.debugDescription)
+        }
+    }
+
+    private static let databaseExists = Query(
+        name: "embedded.database_exists", sql: "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
+}

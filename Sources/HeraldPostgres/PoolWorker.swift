@@ -1,0 +1,151 @@
+import Dispatch
+import Synchronization
+
+/// One unit of work for a pool connection: `run` on success of getting a connection, else `fail`.
+struct PoolJob: Sendable {
+    let run: @Sendable (PostgresConnection) -> Void
+    let fail: @Sendable (PostgresError) -> Void
+}
+
+/// The state pool threads and callers share: the job queue, the wake-up semaphore and usage counters.
+final class PoolShared: Sendable {
+    private struct Queue {
+        // Two stacks make a FIFO queue with O(1) amortised operations.
+        var inbox: [PoolJob] = []
+        var outbox: [PoolJob] = []
+        var closed = false
+        var count: Int { inbox.count + outbox.count }
+
+        mutating func pop() -> PoolJob? {
+            if outbox.isEmpty {
+                outbox = inbox.reversed()
+                inbox.removeAll()
+            }
+            return outbox.popLast()
+        }
+    }
+
+    let configuration: PostgresPool.Configuration
+    private let queue = Mutex(Queue())
+    /// One signal per queued job, plus one per worker when closing.
+    let wakeUp = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+    let busy = Atomic<Int>(0)
+    let acquired = Atomic<Int>(0)
+    let reconnects = Atomic<Int>(0)
+
+    init(configuration: PostgresPool.Configuration) {
+        self.configuration = configuration
+    }
+
+    func submit(_ job: PoolJob) {
+        let accepted = queue.withLock { queue in
+            guard !queue.closed else { return false }
+            queue.inbox.append(job)
+            return true
+        }
+        guard accepted else {
+            job.fail(PostgresError(kind: .poolClosed, message: "the connection pool is closed"))
+            return
+        }
+        wakeUp.signal()
+    }
+
+    /// The next job, or `nil` when the wake-up was for closing and the queue is drained.
+    func next() -> (job: PoolJob?, closed: Bool) {
+        queue.withLock { queue in (queue.pop(), queue.closed) }
+    }
+
+    func workerFinished() { finished.signal() }
+
+    func close(waitForWorkers: Bool) {
+        let first = queue.withLock { queue in
+            defer { queue.closed = true }
+            return !queue.closed
+        }
+        guard first else { return }
+        for _ in 0..<configuration.size { wakeUp.signal() }
+        guard waitForWorkers else { return }
+        for _ in 0..<configuration.size { finished.wait() }
+    }
+
+    func stats() -> PostgresPool.Stats {
+        PostgresPool.Stats(
+            size: configuration.size, busy: busy.load(ordering: .relaxed), waiting: queue.withLock { $0.count },
+            totalAcquired: acquired.load(ordering: .relaxed), reconnects: reconnects.load(ordering: .relaxed))
+    }
+}
+
+/// The loop of one pool thread: take a job, make sure the connection is alive, run the job, clean up.
+final class PoolWorker {
+    private let shared: PoolShared
+    private let connection: PostgresConnection
+    private var healthy = true
+    private var delay: Duration
+    private var nextAttempt = ContinuousClock.now
+
+    init(shared: PoolShared, connection: PostgresConnection) {
+        self.shared = shared
+        self.connection = connection
+        self.delay = shared.configuration.reconnectDelay
+    }
+
+    func run() {
+        while true {
+            if healthy {
+                shared.wakeUp.wait()
+            } else if shared.wakeUp.wait(timeout: dispatchTime(of: nextAttempt)) == .timedOut {
+                // Idle and disconnected: reconnect in the background so the next caller finds a live session.
+                _ = ensureConnected()
+                continue
+            }
+            let (job, closed) = shared.next()
+            if let job {
+                perform(job)
+            } else if closed {
+                break
+            }
+        }
+        shared.workerFinished()
+    }
+
+    private func perform(_ job: PoolJob) {
+        guard ensureConnected() else {
+            job.fail(PostgresError(kind: .connectionLost, message: "the database is not reachable"))
+            return
+        }
+        shared.busy.add(1, ordering: .relaxed)
+        shared.acquired.add(1, ordering: .relaxed)
+        job.run(connection)
+        shared.busy.subtract(1, ordering: .relaxed)
+        if connection.needsReset {
+            healthy = false
+        } else {
+            connection.rollbackIfNeeded()
+        }
+    }
+
+    /// Whether the connection is usable, reconnecting when it is not and the backoff allows an attempt now.
+    private func ensureConnected() -> Bool {
+        if healthy && connection.isAliveWhenIdle() { return true }
+        healthy = false
+        guard ContinuousClock.now >= nextAttempt else { return false }
+        do {
+            try connection.reset()
+            healthy = true
+            delay = shared.configuration.reconnectDelay
+            shared.reconnects.add(1, ordering: .relaxed)
+            return true
+        } catch {
+            nextAttempt = ContinuousClock.now + delay
+            delay = min(delay * 2, shared.configuration.maximumReconnectDelay)
+            return false
+        }
+    }
+
+    private func dispatchTime(of instant: ContinuousClock.Instant) -> DispatchTime {
+        let remaining = ContinuousClock.now.duration(to: instant)
+        let nanoseconds = max(0, remaining.components.seconds * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000)
+        return .now() + .nanoseconds(Int(nanoseconds))
+    }
+}

@@ -1,0 +1,100 @@
+internal import CLibPQ
+import Glibc
+
+extension PostgresConnection {
+    /// Sends all statements in one round trip (libpq pipeline mode) and returns one result per statement.
+    ///
+    /// Statements up to the end of the batch form one implicit transaction unless the batch has its own
+    /// `BEGIN`/`COMMIT`. The first failing statement aborts the rest of the batch, whose effects are rolled back;
+    /// it is thrown with its `statementIndex`.
+    public func pipeline(_ statements: [BoundQuery]) throws -> [PostgresResult] {
+        guard !statements.isEmpty else { return [] }
+        let values = try statements.map { try Self.encode($0.parameters) }
+        // Named statements are prepared before the batch (once per session), so the batch itself only executes.
+        let names = try zip(statements, values).map { try preparedName(for: $0.query, parameterCount: $1.count) }
+        guard PQenterPipelineMode(handle) == 1 else { throw connectionError() }
+        // Non-blocking writes: a large batch in blocking mode can deadlock once both socket buffers are full.
+        PQsetnonblocking(handle, 1)
+        let outcome = Result { () throws(PostgresError) -> [PostgresResult] in
+            for index in statements.indices {
+                let sent = Self.withParameterPointers(values[index]) { pointers in
+                    let count = Int32(values[index].count)
+                    if let name = names[index] {
+                        return PQsendQueryPrepared(handle, name, count, pointers, nil, nil, 0)
+                    }
+                    return PQsendQueryParams(handle, statements[index].query.sql, count, nil, pointers, nil, nil, 0)
+                }
+                guard sent == 1 else { throw connectionError() }
+                try pumpOutput(waitUntilFlushed: false)
+            }
+            guard PQpipelineSync(handle) == 1 else { throw connectionError() }
+            return try collectPipelineResults(count: statements.count)
+        }
+        PQsetnonblocking(handle, 0)
+        PQexitPipelineMode(handle)
+        if case .failure = outcome {
+            // A failed explicit BEGIN block stays open and aborted after the sync; leave the session clean.
+            rollbackIfNeeded()
+        }
+        return try outcome.get()
+    }
+
+    /// Reads results up to the pipeline's sync point, keeping the output flowing meanwhile.
+    private func collectPipelineResults(count: Int) throws(PostgresError) -> [PostgresResult] {
+        var results: [PostgresResult] = []
+        results.reserveCapacity(count)
+        var firstError: PostgresError?
+        var currentHasResult = false
+        while true {
+            try pumpOutput(waitUntilFlushed: false)
+            while PQisBusy(handle) == 1 {
+                try waitForSocket(writable: PQflush(handle) == 1)
+                guard PQconsumeInput(handle) == 1 else { throw connectionError() }
+            }
+            guard let result = PQgetResult(handle) else {
+                // NULL ends the results of one statement.
+                currentHasResult = false
+                continue
+            }
+            defer { PQclear(result) }
+            let status = PQresultStatus(result)
+            if status == PGRES_PIPELINE_SYNC { break }
+            guard !currentHasResult else { continue }
+            currentHasResult = true
+            let index = results.count
+            if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY {
+                results.append(Self.makeResult(result))
+            } else if status == PGRES_PIPELINE_ABORTED {
+                results.append(PostgresResult(columns: [], cells: [], affectedRows: 0))
+            } else {
+                firstError = firstError ?? error(from: result).at(statement: index)
+                results.append(PostgresResult(columns: [], cells: [], affectedRows: 0))
+            }
+        }
+        if let firstError { throw firstError }
+        return results
+    }
+
+    /// Flushes what the socket takes now; reads input too, so the server never blocks on a full send buffer.
+    func pumpOutput(waitUntilFlushed: Bool) throws(PostgresError) {
+        while true {
+            switch PQflush(handle) {
+            case 0: return
+            case 1:
+                guard waitUntilFlushed else { return }
+                try waitForSocket(writable: true)
+                guard PQconsumeInput(handle) == 1 else { throw connectionError() }
+            default: throw connectionError()
+            }
+        }
+    }
+
+    /// Blocks until the socket is readable (or writable, when asked).
+    func waitForSocket(writable: Bool, timeoutMilliseconds: Int32 = -1) throws(PostgresError) {
+        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        if writable { descriptor.events |= Int16(POLLOUT) }
+        while poll(&descriptor, 1, timeoutMilliseconds) < 0 {
+            guard errno == EINTR else { throw connectionError() }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A fixed set of PostgreSQL connections, each owned by its own OS thread, so blocking libpq calls never occupy
+/// Swift's cooperative thread pool. Work is queued and runs on the first free connection.
+///
+/// A connection found broken (server restart, terminated backend) is re-established with capped exponential
+/// backoff; the call that was running on it fails with a retryable `PostgresError` and later calls succeed again.
+public final class PostgresPool: Sendable {
+    /// How to connect and how many connections to keep.
+    public struct Configuration: Sendable {
+        /// libpq conninfo string or `postgresql://` URL.
+        public var conninfo: String
+        /// Number of connections (and threads).
+        public var size: Int
+        /// Prefix of the worker threads' names, shown in debuggers and `top -H`.
+        public var threadName: String
+        /// First delay before retrying a failed reconnect; doubles per failure.
+        public var reconnectDelay: Duration
+        /// Upper bound of the reconnect delay.
+        public var maximumReconnectDelay: Duration
+
+        /// A configuration with the usual delays (50 ms doubling up to 5 s).
+        public init(conninfo: String, size: Int = 4, threadName: String = "herald-pg") {
+            self.conninfo = conninfo
+            self.size = max(1, size)
+            self.threadName = threadName
+            self.reconnectDelay = .milliseconds(50)
+            self.maximumReconnectDelay = .seconds(5)
+        }
+    }
+
+    /// A snapshot of the pool's usage, for metrics.
+    public struct Stats: Sendable, Equatable {
+        /// Number of connections.
+        public let size: Int
+        /// Connections running a caller's work right now.
+        public let busy: Int
+        /// Calls queued for a free connection.
+        public let waiting: Int
+        /// Calls that got a connection since the pool started.
+        public let totalAcquired: Int
+        /// Successful reconnects since the pool started.
+        public let reconnects: Int
+    }
+
+    private let shared: PoolShared
+
+    /// Opens every connection now (so a bad configuration fails at start) and starts their threads.
+    ///
+    /// This blocks while connecting; call it before serving, not from an async task's hot path.
+    public init(_ configuration: Configuration) throws {
+        let handoffs = try (0..<configuration.size).map { _ in
+            ConnectionHandoff(try PostgresConnection(conninfo: configuration.conninfo))
+        }
+        let shared = PoolShared(configuration: configuration)
+        self.shared = shared
+        for (index, handoff) in handoffs.enumerated() {
+            let thread = Thread {
+                PoolWorker(shared: shared, connection: handoff.take()).run()
+            }
+            thread.name = "\(configuration.threadName)-\(index + 1)"
+            thread.start()
+        }
+    }
+
+    /// Shorthand for a pool of `size` connections to `conninfo`.
+    public convenience init(conninfo: String, size: Int) throws {
+        try self.init(Configuration(conninfo: conninfo, size: size))
+    }
+
+    deinit {
+        shared.close(waitForWorkers: false)
+    }
+
+    /// Runs `body` with a connection on one of the pool's threads and returns its result.
+    ///
+    /// Cancelling the calling task does not interrupt `body`; it runs to completion.
+    public func withConnection<R: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) throws -> R
+    ) async throws -> R {
+        try await withCheckedThrowingContinuation { continuation in
+            shared.submit(
+                PoolJob(
+                    run: { connection in continuation.resume(with: Result { try body(connection) }) },
+                    fail: { error in continuation.resume(throwing: error) }))
+        }
+    }
+
+    /// Runs `body` with a connection and blocks the calling thread until it is done.
+    ///
+    /// For callers that already are plain threads (HTTP worker threads); never call it from a Swift task, nor
+    /// from inside another pool call (that could wait for itself).
+    public func withConnectionBlocking<R: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) throws -> R
+    ) throws -> R {
+        let slot = BlockingSlot<R>()
+        shared.submit(
+            PoolJob(
+                run: { connection in slot.fulfil(Result { try body(connection) }) },
+                fail: { error in slot.fulfil(.failure(error)) }))
+        return try slot.wait()
+    }
+
+    /// Current usage, for metrics.
+    public var stats: Stats { shared.stats() }
+
+    /// Stops taking work, lets queued work finish, then closes every connection and ends the threads.
+    public func close() {
+        shared.close(waitForWorkers: true)
+    }
+}
+
+/// Moves a freshly opened connection into its worker thread; only that thread ever touches it afterwards.
+private final class ConnectionHandoff: Sendable {
+    private let slot: Mutex<PostgresConnection?>
+
+    init(_ connection: sending PostgresConnection) {
+        slot = Mutex(connection)
+    }
+
+    func take() -> sending PostgresConnection {
+        slot.withLock { connection in
+            let taken = connection.take()!
+            return taken
+        }
+    }
+}
+
+/// Where a blocking caller waits for its result.
+private final class BlockingSlot<R: Sendable>: Sendable {
+    private let result = Mutex<Result<R, any Error>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    func fulfil(_ value: Result<R, any Error>) {
+        result.withLock { $0 = value }
+        done.signal()
+    }
+
+    func wait() throws -> R {
+        done.wait()
+        return try result.withLock { $0! }.get()
+    }
+}

@@ -1,5 +1,0 @@
-import Testing
-
-@testable import HeraldPostgres
-
-@Test func moduleLoads() {}

@@ -1,0 +1,27 @@
+import Foundation
+import HeraldPostgres
+
+/// A connection to a database of its own, on the process's test server.
+func freshConnection() throws -> PostgresConnection {
+    try PostgresConnection(conninfo: try TemporaryPostgres.freshDatabase())
+}
+
+/// Waits until `condition` holds, checking every few milliseconds; false when `timeout` passes first.
+func eventually(timeout: Duration = .seconds(10), _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try condition() { return true }
+        Thread.sleep(forTimeInterval: 0.01)
+    }
+    return try condition()
+}
+
+/// The async variant of `eventually`.
+func eventually(timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return try await condition()
+}
