@@ -6,3 +6,13 @@ public enum Weekday: String, Sendable, Hashable, Codable, CaseIterable, Comparab
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }
+
+extension Weekday {
+    /// The weekday numbered as in ISO 8601: Monday = 1 … Sunday = 7 (any other number wraps around).
+    public init(isoNumber: Int) {
+        self = Weekday.allCases[((isoNumber - 1) % 7 + 7) % 7]
+    }
+
+    /// ISO 8601 number: Monday = 1 … Sunday = 7.
+    public var isoNumber: Int { Weekday.allCases.firstIndex(of: self)! + 1 }
+}

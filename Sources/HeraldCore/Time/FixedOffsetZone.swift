@@ -8,9 +8,9 @@ public struct FixedOffsetZone: ZoneRules, Hashable {
     public let offset: Int
 
     /// A zone `offset` seconds east of UTC, named `identifier`.
-    public init(identifier: String, offsetSeconds: Int) {
+    public init(identifier: String, offset: Int) {
         self.identifier = identifier
-        self.offset = offsetSeconds
+        self.offset = offset
     }
 
     /// Always `offset`.

@@ -27,9 +27,7 @@ extension LocalDateTime {
 
     /// The weekday of this date.
     public var weekday: Weekday {
-        Weekday(
-            rawValue: CivilCalendar.isoWeekday(
-                days: CivilCalendar.days(year: year, month: month, day: day)))!
+        Weekday(isoNumber: CivilCalendar.isoWeekday(days: CivilCalendar.days(year: year, month: month, day: day)))
     }
 
     /// The same time of day `count` calendar days later (or earlier when negative).

@@ -7,19 +7,6 @@ func instant(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: I
     return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3_600 + minute * 60 - offset))
 }
 
-/// A zone with one constant offset.
-struct FixedOffsetZone: ZoneRules {
-    let identifier: String
-    let offset: Int
-
-    func offsetSeconds(at instant: Date) -> Int { offset }
-    func nextTransition(after instant: Date) -> Date? { nil }
-    func instant(for local: LocalDateTime) -> Date {
-        HeraldCoreTests.instant(local.year, local.month, local.day, local.hour, local.minute, offset: offset)
-            + TimeInterval(local.second)
-    }
-}
-
 /// A zone with explicit transitions, implementing Herald's DST policy by brute force: a wall time maps to every
 /// offset that is actually in effect at the resulting instant, the earliest wins; in a gap, the transition instant.
 struct SyntheticZone: ZoneRules {

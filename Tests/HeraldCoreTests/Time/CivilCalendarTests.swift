@@ -29,7 +29,7 @@ struct CivilCalendarTests {
         #expect(CivilCalendar.days(year: 1969, month: 12, day: 31) == -1)
         #expect(CivilCalendar.isoWeekday(days: 0) == 4)  // Thursday
         #expect(CivilCalendar.isoWeekday(days: -1) == 3)
-        #expect(LocalDateTime(year: 2026, month: 11, day: 30).weekday == .monday)
+        #expect(LocalDateTime(year: 2026, month: 11, day: 30).weekday == .mon)
         #expect(
             CivilCalendar.isLeapYear(2000) && !CivilCalendar.isLeapYear(1900)
                 && CivilCalendar.isLeapYear(2024))

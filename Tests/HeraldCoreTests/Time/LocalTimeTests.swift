@@ -10,7 +10,7 @@ struct LocalTimeTests {
     func parses(text: String, minutes: Int) throws {
         let time = try #require(LocalTime(text))
         #expect(time.minutesSinceMidnight == minutes)
-        #expect(time.description == text)
+        #expect(time.text == text)
     }
 
     @Test(

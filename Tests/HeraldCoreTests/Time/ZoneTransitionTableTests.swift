@@ -55,7 +55,7 @@ struct ZoneTransitionTableTests {
         #expect(zone.offsetSeconds(at: instant) == 7200)
         #expect(zone.offsetSeconds(at: instant - 0.5) == 3600)
         #expect(zone.nextTransition(after: instant - 0.5) == instant)
-        let fixed = FixedOffsetZone(identifier: "Test/Plus0545", offsetSeconds: 20_700)
+        let fixed = FixedOffsetZone(identifier: "Test/Plus0545", offset: 20_700)
         let local = LocalDateTime(year: 2026, month: 3, day: 29, hour: 0, minute: 0)
         #expect(
             fixed.instant(for: local).timeIntervalSince1970 == TimeInterval(local.secondsAsUTC - 20_700))
