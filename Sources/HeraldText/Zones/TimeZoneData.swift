@@ -83,7 +83,8 @@ public enum TimeZoneData {
         throw TimeZoneDataError(.reexecFailed, "cannot re-execute with \(environmentVariable) set (errno \(errno))")
     }
 
-    /// What ICU runs on compared with the OS, for `/ready` and the start-up log.
+    /// What ICU runs on compared with the OS, for `/ready` and the start-up log. It loads ICU's zone data, so call
+    /// it only after `activate`.
     public static func status(sourceDirectory: URL = defaultSourceDirectory) -> TimeZoneDataStatus {
         TimeZoneDataStatus(
             osVersion: try? osVersion(sourceDirectory: sourceDirectory),

@@ -7,6 +7,7 @@ public enum TimeZoneDataCommand {
                herald tzdata version [--zoneinfo DIR]
                herald tzdata activate [--data-dir DIR] [--zoneinfo DIR]
                herald tzdata check [--engine table|icu] < probes
+               herald tzdata bench
         """
 
     /// Runs the subcommand with its arguments (after `tzdata`) and returns the process exit status.
@@ -18,6 +19,9 @@ public enum TimeZoneDataCommand {
             case "version": return version(options)
             case "activate": return try activate(options, arguments: CommandLine.arguments)
             case "check": return try check(options)
+            case "bench":
+                StandardStreams.output(TimeZoneBenchmark.run())
+                return 0
             default:
                 StandardStreams.error(usage + "\n")
                 return 2
