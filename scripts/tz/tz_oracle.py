@@ -17,6 +17,7 @@ import datetime as dt
 import hashlib
 import multiprocessing
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -126,8 +127,12 @@ def probes(zoneinfo_dir):
         with open(os.path.join(zoneinfo_dir, name), "rb") as f:
             by_content.setdefault(hashlib.sha256(f.read()).hexdigest(), []).append(name)
     groups = list(by_content.values())
-    with multiprocessing.Pool(os.cpu_count(), initializer=_init_worker, initargs=(zoneinfo_dir,)) as pool:
+    pool = multiprocessing.Pool(os.cpu_count(), initializer=_init_worker, initargs=(zoneinfo_dir,))
+    try:
         results = pool.map(zone_probes, [group[0] for group in groups], chunksize=4)
+    finally:
+        pool.close()
+        pool.join()
     out = [f"known\t{bad}\t0" for bad in UNKNOWN_IDS]
     for group, lines in zip(groups, results):
         for name in group:
@@ -149,6 +154,8 @@ def run(args):
 
 
 def main():
+    # A parent (e.g. a test runner thread) may have left signals blocked; the pool's workers must be stoppable.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("command", choices=["probes", "run"])
     parser.add_argument("--zoneinfo", default="/usr/share/zoneinfo")

@@ -23,18 +23,34 @@ public enum TimeZoneData {
             version, isDirectory: true)
     }
 
+    /// The stable link `<dataDir>/icu-tz/current`, pointing at the folder of the newest build (what systemd and
+    /// container files put into `ICU_TIMEZONE_FILES_DIR`).
+    public static func currentLink(dataDir: URL) -> URL {
+        dataDir.appendingPathComponent("icu-tz", isDirectory: true).appendingPathComponent("current")
+    }
+
     /// Returns the data folder for the current OS tzdata, building it first when it is missing, incomplete or made
-    /// by another generator revision.
-    public static func prepare(
-        dataDir: URL, sourceDirectory: URL = defaultSourceDirectory
-    ) throws
-        -> URL
-    {
+    /// by another generator revision, and points `icu-tz/current` at it.
+    public static func prepare(dataDir: URL, sourceDirectory: URL = defaultSourceDirectory) throws -> URL {
         let version = try osVersion(sourceDirectory: sourceDirectory)
         let folder = folder(dataDir: dataDir, version: version)
-        if isCurrent(folder, version: version) { return folder }
-        try TimeZoneDataBuilder(sourceDirectory: sourceDirectory).build(into: folder)
+        if !isCurrent(folder, version: version) {
+            try TimeZoneDataBuilder(sourceDirectory: sourceDirectory).build(into: folder)
+        }
+        try pointCurrentLink(dataDir: dataDir, at: version)
         return folder
+    }
+
+    /// Atomically repoints `icu-tz/current` at the sibling folder `version` (a relative symlink).
+    static func pointCurrentLink(dataDir: URL, at version: String) throws {
+        let link = currentLink(dataDir: dataDir)
+        if (try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == version { return }
+        let staging = link.deletingLastPathComponent().appendingPathComponent(
+            ".current-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        guard symlink(version, staging.path) == 0, rename(staging.path, link.path) == 0 else {
+            unlink(staging.path)
+            throw TimeZoneDataError(.outputFailed, "cannot point icu-tz/current at \(version)")
+        }
     }
 
     /// Whether `folder` holds a complete build of `version` by this generator revision.
@@ -47,23 +63,28 @@ public enum TimeZoneData {
                 atPath: folder.appendingPathComponent("zoneinfo64.res").path)
     }
 
-    /// Makes this process run on `folder`: returns when `ICU_TIMEZONE_FILES_DIR` already names it; otherwise sets it
-    /// and re-executes the program (`/proc/self/exe`) with the same arguments, so that the variable is in the
-    /// environment before any library reads it. Returns only in the first case; throws if exec fails.
+    /// Makes this process run on `folder`: returns when `ICU_TIMEZONE_FILES_DIR` already leads there (symlinks such
+    /// as `icu-tz/current` followed); otherwise sets it and re-executes the program (`/proc/self/exe`) with the same
+    /// arguments, so that the variable is in the environment before any library reads it. Returns only in the first
+    /// case; throws if exec fails.
     public static func activate(folder: URL, arguments: [String] = CommandLine.arguments) throws {
-        let wanted = folder.standardizedFileURL.path
-        if let current = getenv(environmentVariable), String(cString: current) == wanted { return }
+        let wanted = folder.resolvingSymlinksInPath().standardizedFileURL.path
+        if let current = ProcessInfo.processInfo.environment[environmentVariable],
+            URL(fileURLWithPath: current).resolvingSymlinksInPath().standardizedFileURL.path == wanted
+        {
+            return
+        }
         setenv(environmentVariable, wanted, 1)
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         argv.append(nil)
         execv("/proc/self/exe", &argv)
         // Only reached when exec failed.
         for pointer in argv { free(pointer) }
-        throw TimeZoneDataError(
-            .reexecFailed, "cannot re-execute with \(environmentVariable) set (errno \(errno))")
+        throw TimeZoneDataError(.reexecFailed, "cannot re-execute with \(environmentVariable) set (errno \(errno))")
     }
 
-    /// What ICU runs on compared with the OS, for `/ready` and the start-up log.
+    /// What ICU runs on compared with the OS, for `/ready` and the start-up log. It loads ICU's zone data, so call
+    /// it only after `activate`.
     public static func status(sourceDirectory: URL = defaultSourceDirectory) -> TimeZoneDataStatus {
         TimeZoneDataStatus(
             osVersion: try? osVersion(sourceDirectory: sourceDirectory),

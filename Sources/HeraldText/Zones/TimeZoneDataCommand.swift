@@ -3,9 +3,11 @@ import Foundation
 /// `herald tzdata …`: builds and checks the ICU time zone data compiled from the OS tz database.
 public enum TimeZoneDataCommand {
     static let usage = """
-        usage: herald tzdata build [--data-dir DIR | --out DIR] [--zoneinfo DIR] [--expand] [--keep-text]
+        usage: herald tzdata build [--data-dir DIR | --out DIR] [--zoneinfo DIR] [--print-dir] [--expand] [--keep-text]
                herald tzdata version [--zoneinfo DIR]
+               herald tzdata activate [--data-dir DIR] [--zoneinfo DIR]
                herald tzdata check [--engine table|icu] < probes
+               herald tzdata bench
         """
 
     /// Runs the subcommand with its arguments (after `tzdata`) and returns the process exit status.
@@ -15,7 +17,11 @@ public enum TimeZoneDataCommand {
             switch arguments.first {
             case "build": return try build(&options)
             case "version": return version(options)
+            case "activate": return try activate(options, arguments: CommandLine.arguments)
             case "check": return try check(options)
+            case "bench":
+                StandardStreams.output(TimeZoneBenchmark.run())
+                return 0
             default:
                 StandardStreams.error(usage + "\n")
                 return 2
@@ -32,26 +38,37 @@ public enum TimeZoneDataCommand {
     private static func build(_ options: inout Options) throws -> Int32 {
         let source = options.zoneinfo
         let target: URL
+        let version = try TimeZoneData.osVersion(sourceDirectory: source)
         if let out = options.out {
             target = out
         } else {
-            target = TimeZoneData.folder(
-                dataDir: options.dataDir,
-                version: try TimeZoneData.osVersion(
-                    sourceDirectory: source))
+            target = TimeZoneData.folder(dataDir: options.dataDir, version: version)
         }
         var builder = TimeZoneDataBuilder(sourceDirectory: source, forceExpansion: options.expand)
         builder.keepText = options.keepText
         let report = try builder.build(into: target)
+        if options.out == nil { try TimeZoneData.pointCurrentLink(dataDir: options.dataDir, at: version) }
+        let folder = report.directory.standardizedFileURL.path
+        if options.printDirectory {
+            StandardStreams.output(folder + "\n")
+            return 0
+        }
         StandardStreams.output(
             """
-            \(report.directory.standardizedFileURL.path)
+            \(folder)
             tz data \(report.version): \(report.zoneCount) zones, \(report.linkCount) links, \
             \(report.finalRuleCount) final rules; generated in \(milliseconds(report.generationSeconds)) ms, \
             genrb \(milliseconds(report.compileSeconds)) ms
 
             """)
         return 0
+    }
+
+    /// Prepares the data under the data folder, re-executes with it active, and reports what ICU then runs on.
+    private static func activate(_ options: Options, arguments: [String]) throws -> Int32 {
+        let folder = try TimeZoneData.prepare(dataDir: options.dataDir, sourceDirectory: options.zoneinfo)
+        try TimeZoneData.activate(folder: folder, arguments: arguments)
+        return version(options)
     }
 
     private static func version(_ options: Options) -> Int32 {
@@ -88,6 +105,7 @@ public enum TimeZoneDataCommand {
         var zoneinfo = TimeZoneData.defaultSourceDirectory
         var expand = false
         var keepText = false
+        var printDirectory = false
         var engine = "table"
 
         init(_ arguments: ArraySlice<String>) throws {
@@ -105,6 +123,7 @@ public enum TimeZoneDataCommand {
                 case "--zoneinfo": zoneinfo = URL(fileURLWithPath: try value())
                 case "--expand": expand = true
                 case "--keep-text": keepText = true
+                case "--print-dir": printDirectory = true
                 case "--engine": engine = try value()
                 default: throw TimeZoneDataError(.badSource, "unknown option \(flag)\n\(usage)")
                 }

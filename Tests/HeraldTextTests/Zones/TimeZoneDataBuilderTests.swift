@@ -26,10 +26,11 @@ struct TimeZoneDataBuilderTests {
         let second =
             try FileManager.default.attributesOfItem(atPath: res.path)[.modificationDate] as? Date
         #expect(first != nil && first == second)
-        // No staging folders are left behind.
-        let entries = try FileManager.default.contentsOfDirectory(
-            atPath: folder.deletingLastPathComponent().path)
-        #expect(entries == [version])
+        // No staging folders are left behind; `current` points at the version.
+        let entries = try FileManager.default.contentsOfDirectory(atPath: folder.deletingLastPathComponent().path)
+        #expect(entries.sorted() == ["current", version].sorted())
+        let link = TimeZoneData.currentLink(dataDir: dataDir)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == version)
     }
 
     @Test("A stale or incomplete folder is rebuilt in place")
@@ -65,6 +66,22 @@ struct TimeZoneDataBuilderTests {
         let dublin = try #require(data.zones["Europe/Dublin"]?.final)
         #expect(dublin.rule.standardOffset == 0 && dublin.rule.savings == 3600)
         #expect(data.zones.values.allSatisfy { zone in zone.types.allSatisfy { $0.dst >= 0 } })
+    }
+
+    @Test("activate returns at once when ICU_TIMEZONE_FILES_DIR already leads to the folder")
+    func activateWithoutReexec() throws {
+        // Only safe with the variable set: otherwise activate would (correctly) re-execute the test process.
+        let current = try #require(
+            ProcessInfo.processInfo.environment[TimeZoneData.environmentVariable],
+            "run with ICU_TIMEZONE_FILES_DIR set (make test does)")
+        let dataDir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dataDir) }
+        // Through a symlink, as deploy files use icu-tz/current.
+        let alias = dataDir.appendingPathComponent("alias")
+        try FileManager.default.createSymbolicLink(atPath: alias.path, withDestinationPath: current)
+        try TimeZoneData.activate(folder: alias, arguments: ["not-executed"])
+        try TimeZoneData.activate(folder: URL(fileURLWithPath: current), arguments: ["not-executed"])
+        #expect(ProcessInfo.processInfo.environment[TimeZoneData.environmentVariable] == current)
     }
 
     @Test("The build is deterministic")
