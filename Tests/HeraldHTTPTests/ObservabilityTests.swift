@@ -51,6 +51,23 @@ import Testing
         #expect(text.contains("pool_in_use{pool=\"db\"} 4.5\n"))
     }
 
+    @Test func metricsResponseIsPrometheusText() {
+        let metrics = Metrics()
+        metrics.increment("jobs_total", help: "Jobs.")
+        let response = metrics.prometheusResponse()
+        #expect(response.status == .ok)
+        #expect(response.headers["Content-Type"] == "text/plain; version=0.0.4; charset=utf-8")
+        #expect(response.bodyText.hasSuffix("jobs_total 1\n"))
+    }
+
+    @Test func serverRegistersItsActiveRequestGauge() {
+        let metrics = Metrics()
+        _ = HTTPServer(
+            configuration: HTTPServerConfiguration(), dispatcher: sampleDispatcher(), logger: Logger(sink: .discard),
+            metrics: metrics)
+        #expect(metrics.renderPrometheus().contains("herald_http_requests_active 0\n"))
+    }
+
     @Test func concurrentRecordingLosesNothing() async {
         let metrics = Metrics()
         await withTaskGroup(of: Void.self) { group in
@@ -118,6 +135,16 @@ import Testing
         logger.error("e")
         #expect(capture.all.count == 2)
         #expect(!logger.isEnabled(.info))
+    }
+
+    @Test(arguments: [("debug", Logger.Level.debug), ("INFO", .info), ("warn", .warning), ("error", .error)])
+    func levelsParseByName(name: String, level: Logger.Level) {
+        #expect(Logger.Level(name: name) == level)
+        #expect(Logger.Level(name: level.name) == level)
+    }
+
+    @Test func unknownLevelNameIsRejected() {
+        #expect(Logger.Level(name: "loud") == nil)
     }
 
     @Test func nonFiniteNumbersBecomeNull() throws {

@@ -16,6 +16,17 @@ public struct Logger: Sendable {
         /// A failure that needs attention.
         case error
 
+        /// The level named `debug`, `info`, `warning` (or `warn`) or `error`, in any case.
+        public init?(name: String) {
+            switch name.lowercased() {
+            case "debug": self = .debug
+            case "info": self = .info
+            case "warning", "warn": self = .warning
+            case "error": self = .error
+            default: return nil
+            }
+        }
+
         /// The level as written in the line.
         public var name: String {
             switch self {

@@ -25,8 +25,14 @@ public final class HTTPServer: Sendable {
         configuration: HTTPServerConfiguration, dispatcher: RequestDispatcher, logger: Logger,
         metrics: Metrics? = nil
     ) {
-        self.core = ServerCore(
-            configuration: configuration, dispatcher: dispatcher, logger: logger, metrics: metrics)
+        let core = ServerCore(configuration: configuration, dispatcher: dispatcher, logger: logger, metrics: metrics)
+        self.core = core
+        if let metrics {
+            metrics.registerGauge(
+                metrics.namespace + "_http_requests_active",
+                help: "HTTP requests whose handler is running or whose response is being sent."
+            ) { Double(core.active.load(ordering: .relaxed)) }
+        }
     }
 
     /// The configuration the server was created with.
