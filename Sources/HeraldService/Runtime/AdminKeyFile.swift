@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The admin key used when `HERALD_ADMIN_KEY` is not set: generated once and kept in the data folder (mode 0600),
 /// so a restarted service keeps accepting the key it printed before.
 struct AdminKeyFile {
@@ -28,8 +36,9 @@ struct AdminKeyFile {
         else {
             throw ServiceStartError(message: "cannot write the admin key file in the data folder")
         }
-        _ = try FileManager.default.replaceItemAt(
-            URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: temporary))
+        guard rename(temporary, path) == 0 else {
+            throw ServiceStartError(message: "cannot write the admin key file in the data folder")
+        }
         return key
     }
 }

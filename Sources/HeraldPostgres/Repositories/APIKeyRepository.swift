@@ -1,0 +1,91 @@
+import Foundation
+
+/// An API key as stored: the SHA-256 of its secret, never the secret.
+public struct APIKeyRecord: Sendable, Hashable {
+    /// Stable identifier used in URLs and logs.
+    public var id: String
+    /// A human name, e.g. "orders service".
+    public var name: String
+    /// Scope names such as `events:write`.
+    public var scopes: [String]
+    /// When the key was created.
+    public var createdAt: Date
+    /// When the key was revoked, if it was.
+    public var revokedAt: Date?
+
+    public init(id: String, name: String, scopes: [String], createdAt: Date, revokedAt: Date?) {
+        self.id = id
+        self.name = name
+        self.scopes = scopes
+        self.createdAt = createdAt
+        self.revokedAt = revokedAt
+    }
+}
+
+/// The SQL of API keys.
+public enum APIKeyRepository {
+    static let insert = Query(
+        name: "api_keys_insert",
+        sql: """
+            INSERT INTO api_keys (id, name, key_hash, scopes) VALUES ($1, $2, $3, string_to_array($4, ','))
+            RETURNING created_at
+            """)
+    static let upsertBootstrap = Query(
+        name: "api_keys_upsert_bootstrap",
+        sql: """
+            INSERT INTO api_keys (id, name, key_hash, scopes) VALUES ($1, $2, $3, ARRAY['admin'])
+            ON CONFLICT (id) DO UPDATE SET key_hash = EXCLUDED.key_hash, scopes = EXCLUDED.scopes, revoked_at = NULL
+            """)
+    static let byHash = Query(
+        name: "api_keys_by_hash",
+        sql: """
+            SELECT id, name, array_to_string(scopes, ',') AS scopes, created_at, revoked_at
+            FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL
+            """)
+    static let list = Query(
+        name: "api_keys_list",
+        sql: """
+            SELECT id, name, array_to_string(scopes, ',') AS scopes, created_at, revoked_at
+            FROM api_keys ORDER BY created_at DESC, id LIMIT 1000
+            """)
+    static let revoke = Query(
+        name: "api_keys_revoke",
+        sql: "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1")
+
+    /// Stores a new key and returns its record.
+    public static func create(
+        id: String, name: String, keyHash: String, scopes: [String], on connection: PostgresConnection
+    ) throws -> APIKeyRecord {
+        let row = try connection.query(insert, [id, name, keyHash, scopes.joined(separator: ",")]).single()
+        return APIKeyRecord(id: id, name: name, scopes: scopes, createdAt: try row.date(0), revokedAt: nil)
+    }
+
+    /// Creates or replaces the bootstrap admin key `id` so it matches `keyHash`, and un-revokes it.
+    public static func upsertAdmin(id: String, name: String, keyHash: String, on connection: PostgresConnection) throws
+    {
+        _ = try connection.execute(upsertBootstrap, [id, name, keyHash])
+    }
+
+    /// The active key whose secret hashes to `keyHash`.
+    public static func active(keyHash: String, on connection: PostgresConnection) throws -> APIKeyRecord? {
+        try connection.query(byHash, [keyHash]).first.map(record)
+    }
+
+    /// Every key, newest first (at most 1000).
+    public static func all(on connection: PostgresConnection) throws -> [APIKeyRecord] {
+        try connection.query(list).map(record)
+    }
+
+    /// Revokes key `id`; returns whether it exists.
+    public static func revoke(id: String, on connection: PostgresConnection) throws -> Bool {
+        try connection.execute(revoke, [id]) > 0
+    }
+
+    private static func record(_ row: PostgresRow) throws -> APIKeyRecord {
+        let scopes = try row.string("scopes")
+        return APIKeyRecord(
+            id: try row.string("id"), name: try row.string("name"),
+            scopes: scopes.split(separator: ",").map(String.init), createdAt: try row.date("created_at"),
+            revokedAt: try row.isNull("revoked_at") ? nil : try row.date("revoked_at"))
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import HeraldHTTP
+import HeraldPostgres
+
+/// `/v1/api-keys`: admins create keys (the secret is shown once), list and revoke them.
+enum APIKeysAPI {
+    static func register(on router: inout Router, context: ServiceContext) {
+        router.post("/v1/api-keys", auth: .scope(.admin)) { request, _ in
+            let body: CreateRequest = try request.decodeJSON()
+            let scopes = try validate(body)
+            let id =
+                "key_"
+                + Base64URL.encode(SecureRandom.bytes(count: 9)).lowercased()
+                .replacingOccurrences(of: "-", with: "x")
+            let secret = APIKeySecret.generate(embedding: nil)
+            let record = try context.pool.withConnectionBlocking { connection in
+                try APIKeyRepository.create(
+                    id: id, name: body.name, keyHash: secret.hash, scopes: scopes.map(\.rawValue), on: connection)
+            }
+            context.logger.info("api key created", ["api_key.id": .string(id)])
+            var headers = HTTPHeaders()
+            headers.set("Location", "/v1/api-keys/\(id)")
+            return try HTTPResponse.json(
+                Created(key: KeyView(record), secret: secret.value), status: .created, headers: headers)
+        }
+        router.get("/v1/api-keys", auth: .scope(.admin)) { _, _ in
+            let records = try context.pool.withConnectionBlocking { connection in
+                try APIKeyRepository.all(on: connection)
+            }
+            return try HTTPResponse.json(KeyList(items: records.map(KeyView.init)))
+        }
+        router.delete("/v1/api-keys/{id}", auth: .scope(.admin)) { _, match in
+            let id = try match.parameter("id")
+            let found = try context.pool.withConnectionBlocking { connection in
+                try APIKeyRepository.revoke(id: id, on: connection)
+            }
+            guard found else { throw HTTPError.notFound("No API key has this id.") }
+            context.authenticator.forgetAll()
+            context.logger.info("api key revoked", ["api_key.id": .string(id)])
+            return .noContent()
+        }
+    }
+
+    struct CreateRequest: Decodable {
+        var name: String
+        var scopes: [String]
+    }
+
+    static func validate(_ body: CreateRequest) throws -> [Scope] {
+        var errors: [FieldError] = []
+        let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        if name.isEmpty || body.name.count > 200 {
+            errors.append(FieldError(pointer: "/name", detail: "must be 1 to 200 characters"))
+        }
+        if body.scopes.isEmpty || body.scopes.count > Scope.allCases.count {
+            errors.append(FieldError(pointer: "/scopes", detail: "must list 1 to \(Scope.allCases.count) scopes"))
+        }
+        var scopes: [Scope] = []
+        for (index, name) in body.scopes.enumerated() {
+            if let scope = Scope(rawValue: name) {
+                if scopes.contains(scope) {
+                    errors.append(FieldError(pointer: "/scopes/\(index)", detail: "is listed twice"))
+                }
+                scopes.append(scope)
+            } else {
+                errors.append(FieldError(pointer: "/scopes/\(index)", detail: "is not a known scope"))
+            }
+        }
+        if !errors.isEmpty { throw HTTPError.invalidFields(errors) }
+        return scopes
+    }
+
+    struct KeyView: Encodable {
+        var id: String
+        var name: String
+        var scopes: [String]
+        var createdAt: Date
+        var revokedAt: Date?
+
+        init(_ record: APIKeyRecord) {
+            id = record.id
+            name = record.name
+            scopes = record.scopes
+            createdAt = record.createdAt
+            revokedAt = record.revokedAt
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(name, forKey: .name)
+            try container.encode(scopes, forKey: .scopes)
+            try container.encode(createdAt, forKey: .createdAt)
+            try container.encode(revokedAt, forKey: .revokedAt)
+        }
+
+        enum CodingKeys: String, CodingKey { case id, name, scopes, createdAt, revokedAt }
+    }
+
+    struct Created: Encodable {
+        var key: KeyView
+        var secret: String
+
+        func encode(to encoder: any Encoder) throws {
+            try key.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(secret, forKey: .secret)
+        }
+
+        enum CodingKeys: String, CodingKey { case secret }
+    }
+
+    struct KeyList: Encodable {
+        var items: [KeyView]
+    }
+}

@@ -1,0 +1,11 @@
+import HeraldHTTP
+
+/// Every route of the service, in one router.
+enum APIRoutes {
+    static func router(context: ServiceContext) -> Router {
+        var router = Router()
+        OperationsAPI.register(on: &router, context: context)
+        APIKeysAPI.register(on: &router, context: context)
+        return router
+    }
+}

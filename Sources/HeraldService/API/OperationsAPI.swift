@@ -1,0 +1,61 @@
+import Foundation
+import HeraldCore
+import HeraldHTTP
+import HeraldPostgres
+
+/// `/health`, `/ready` and `/metrics`: unauthenticated, for load balancers and scrapers.
+enum OperationsAPI {
+    static func register(on router: inout Router, context: ServiceContext) {
+        router.get("/health", auth: .public) { _, _ in
+            try HTTPResponse.json(Health(status: "ok", version: Herald.version))
+        }
+        router.get("/ready", auth: .public) { _, _ in
+            let readiness = check(context)
+            return try HTTPResponse.json(readiness, status: readiness.status == "ready" ? .ok : .serviceUnavailable)
+        }
+        router.get("/metrics", auth: .public) { _, _ in
+            context.metrics.prometheusResponse()
+        }
+    }
+
+    struct Health: Encodable {
+        var status: String
+        var version: String
+    }
+
+    struct Check: Encodable {
+        var ok: Bool
+        var detail: String?
+    }
+
+    struct Readiness: Encodable {
+        var status: String
+        var checks: [String: Check]
+        var tzdata: [String: String]
+    }
+
+    /// Database reachable, migrations current, tz data matching the OS.
+    static func check(_ context: ServiceContext) -> Readiness {
+        var checks: [String: Check] = [:]
+        do {
+            let status = try context.pool.withConnectionBlocking { connection in
+                try context.migrator.status(on: connection)
+            }
+            checks["database"] = Check(ok: true, detail: nil)
+            checks["migrations"] = Check(
+                ok: status.isCurrent,
+                detail: status.isCurrent
+                    ? "\(status.applied.count) applied"
+                    : "\(status.pending.count) pending, \(status.modified.count) modified")
+        } catch {
+            checks["database"] = Check(ok: false, detail: "unreachable")
+            checks["migrations"] = Check(ok: false, detail: "unknown")
+        }
+        let tz = context.timeZoneData
+        checks["tzdata"] = Check(ok: tz.matchesOS, detail: tz.summary)
+        let ready = checks.values.allSatisfy(\.ok)
+        return Readiness(
+            status: ready ? "ready" : "not_ready", checks: checks,
+            tzdata: ["os": tz.osVersion ?? "unknown", "icu": tz.icuVersion])
+    }
+}

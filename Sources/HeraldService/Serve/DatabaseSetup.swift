@@ -1,0 +1,46 @@
+import Foundation
+import HeraldPostgres
+
+/// The database `herald serve` talks to: the one in `DATABASE_URL`, or an embedded cluster it owns.
+struct DatabaseSetup {
+    /// libpq connection string.
+    let conninfo: String
+    /// The embedded cluster to stop at shutdown, when Herald started one.
+    let embedded: EmbeddedPostgres?
+
+    /// Connects to `config.databaseURL`, or starts (or reuses) the embedded cluster under the data folder.
+    static func start(_ config: ServiceConfig) throws -> DatabaseSetup {
+        if let url = config.databaseURL {
+            return DatabaseSetup(conninfo: url, embedded: nil)
+        }
+        let folder = URL(fileURLWithPath: config.dataDirectory).standardizedFileURL.appendingPathComponent("pg").path
+        let cluster = EmbeddedPostgres(folder: folder)
+        return DatabaseSetup(conninfo: try cluster.start(), embedded: cluster)
+    }
+
+    /// The migrations folder: the configured one, else `$HERALD_SQL_DIR`, `./sql`, or `sql/` beside the binary's
+    /// build or install location.
+    static func migrationsFolder(_ config: ServiceConfig, environment: [String: String]) throws -> URL {
+        var candidates: [String] = []
+        if let dir = config.migrationsDirectory { candidates.append(dir) }
+        if let dir = environment["HERALD_SQL_DIR"] { candidates.append(dir) }
+        candidates.append("sql")
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = executable.deletingLastPathComponent()
+        for _ in 0..<4 {
+            candidates.append(folder.appendingPathComponent("sql").path)
+            candidates.append(folder.appendingPathComponent("share/herald/sql").path)
+            folder = folder.deletingLastPathComponent()
+        }
+        for candidate in candidates {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue {
+                return URL(fileURLWithPath: candidate)
+            }
+            if config.migrationsDirectory == candidate {
+                throw ServiceStartError(message: "HERALD_MIGRATIONS_DIR: no such folder")
+            }
+        }
+        throw ServiceStartError(message: "cannot find the sql/ migrations folder; set HERALD_MIGRATIONS_DIR")
+    }
+}

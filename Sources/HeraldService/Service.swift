@@ -1,4 +1,0 @@
-import HeraldCore
-import HeraldHTTP
-import HeraldPostgres
-import HeraldText
