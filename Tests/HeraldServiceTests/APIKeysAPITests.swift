@@ -1,0 +1,55 @@
+import Foundation
+import HeraldHTTP
+import Testing
+
+@testable import HeraldService
+
+@Suite("API keys")
+struct APIKeysAPITests {
+    @Test("An admin creates a key; the secret works once stored as a hash, and revoking it locks it out")
+    func createUseRevoke() throws {
+        let service = try TestService.make()
+        defer { service.close() }
+        let created = service.send(.post, "/v1/api-keys", json: #"{"name":"orders","scopes":["admin"]}"#)
+        #expect(created.status == .created)
+        guard case .string(let secret)? = created.json["secret"], case .string(let id)? = created.json["id"] else {
+            Issue.record("no secret or id in \(created.bodyText)")
+            return
+        }
+        #expect(created.headers["Location"] == "/v1/api-keys/\(id)")
+        #expect(service.send(.get, "/v1/api-keys", key: .some(secret)).status == .ok)
+        let list = service.send(.get, "/v1/api-keys")
+        #expect(!list.bodyText.contains(secret))
+        #expect(service.send(.delete, "/v1/api-keys/\(id)").status == .noContent)
+        #expect(service.send(.get, "/v1/api-keys", key: .some(secret)).status == .unauthorized)
+        #expect(service.send(.delete, "/v1/api-keys/nope").status == .notFound)
+    }
+
+    @Test(
+        "Bad requests name the field",
+        arguments: [
+            (#"{"name":"","scopes":["admin"]}"#, "/name"),
+            (#"{"name":"x","scopes":[]}"#, "/scopes"),
+            (#"{"name":"x","scopes":["root"]}"#, "/scopes/0"),
+            (#"{"name":"x","scopes":["admin","admin"]}"#, "/scopes/1"),
+            (#"{"name":"x"}"#, "/scopes"),
+            (#"{"name":7,"scopes":["admin"]}"#, "/name"),
+        ])
+    func validation(body: String, pointer: String) throws {
+        let service = try TestService.make()
+        defer { service.close() }
+        let response = service.send(.post, "/v1/api-keys", json: body)
+        #expect(response.status == .unprocessableContent)
+        #expect(response.headers["Content-Type"] == "application/problem+json")
+        #expect(response.bodyText.contains("\"\(pointer)\""))
+    }
+
+    @Test("Malformed JSON is a 400 problem")
+    func malformed() throws {
+        let service = try TestService.make()
+        defer { service.close() }
+        let response = service.send(.post, "/v1/api-keys", json: #"{"name":"#)
+        #expect(response.status == .badRequest)
+        #expect(response.json["request_id"] != nil)
+    }
+}

@@ -1,5 +1,0 @@
-import Testing
-
-@testable import HeraldService
-
-@Test func moduleLoads() {}

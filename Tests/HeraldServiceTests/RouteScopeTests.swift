@@ -1,0 +1,49 @@
+import Foundation
+import HeraldHTTP
+import Testing
+
+@testable import HeraldService
+
+/// Walks every route of the service with no key, a bad key, and a key of each scope: the auth outcome must be
+/// exactly what the route declares, whatever the handler does with the (dummy) input afterwards.
+@Suite("Every route × every scope")
+struct RouteScopeTests {
+    @Test func everyRouteHonoursItsAuthRequirement() throws {
+        let service = try TestService.make()
+        defer { service.close() }
+        var keys: [Scope: String] = [:]
+        for scope in Scope.allCases { keys[scope] = try service.key([scope], name: scope.rawValue) }
+        let routes = APIRoutes.router(context: service.context).routes
+        #expect(routes.count >= 6)
+        for route in routes {
+            let target = route.pattern.parameterNames.reduce(route.pattern.template) { path, name in
+                path.replacingOccurrences(of: "{\(name)}", with: "probe-\(name)")
+            }
+            let anonymous = service.send(route.method, target, json: "{}", key: .none)
+            let forged = service.send(route.method, target, json: "{}", key: .some("hk_not_a_key_at_all_000000"))
+            switch route.auth {
+            case .public:
+                #expect(anonymous.status != .unauthorized, "\(route.method) \(target)")
+            case .anyKey, .scope:
+                #expect(anonymous.status == .unauthorized, "\(route.method) \(target) without a key")
+                #expect(forged.status == .unauthorized, "\(route.method) \(target) with an unknown key")
+                #expect(anonymous.headers["WWW-Authenticate"] != nil)
+            }
+            for (scope, key) in keys {
+                let status = service.send(route.method, target, json: "{}", key: .some(key)).status
+                let allowed: Bool =
+                    switch route.auth {
+                    case .public, .anyKey: true
+                    case .scope(let needed): scope == needed || scope == .admin
+                    }
+                #expect(status != .unauthorized, "\(route.method) \(target) as \(scope.rawValue)")
+                if allowed {
+                    #expect(status != .forbidden, "\(route.method) \(target) as \(scope.rawValue)")
+                } else {
+                    #expect(status == .forbidden, "\(route.method) \(target) as \(scope.rawValue)")
+                }
+                #expect(status.rawValue < 500, "\(route.method) \(target) as \(scope.rawValue): \(status.rawValue)")
+            }
+        }
+    }
+}

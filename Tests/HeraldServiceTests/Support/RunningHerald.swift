@@ -1,0 +1,171 @@
+import Foundation
+import HeraldHTTP
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The real `herald` binary (`HERALD_BINARY`, else the one beside the test bundle) serving on a free port with its
+/// own data folder and embedded PostgreSQL.
+final class RunningHerald: @unchecked Sendable {
+    // @unchecked: the Process is only touched from the test that owns this value.
+    let process: Process
+    let port: Int
+    let dataDirectory: String
+    let adminKey: String
+    private let outputFile: String
+    private let cleanUp: Bool
+
+    struct Reply {
+        var status: Int
+        var body: String
+    }
+
+    static var binary: String {
+        if let path = ProcessInfo.processInfo.environment["HERALD_BINARY"] { return path }
+        let bundle = Bundle.main.bundleURL.deletingLastPathComponent()
+        return bundle.appendingPathComponent("herald").path
+    }
+
+    static func temporaryFolder() throws -> String {
+        let path = NSTemporaryDirectory() + "herald-e2e-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        // The embedded PostgreSQL may run as the `postgres` user, which must reach the folder.
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        return path
+    }
+
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private init(
+        process: Process, port: Int, dataDirectory: String, adminKey: String, outputFile: String, cleanUp: Bool
+    ) {
+        self.process = process
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.adminKey = adminKey
+        self.outputFile = outputFile
+        self.cleanUp = cleanUp
+    }
+
+    static func start(dataDirectory: String? = nil, cleanUp: Bool = false) throws -> RunningHerald {
+        let folder = try dataDirectory ?? temporaryFolder()
+        let port = freePort()
+        let key = "hk_e2e_" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["serve"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["HERALD_DATA_DIR"] = folder + "/data"
+        environment["HERALD_HTTP_ADDR"] = "127.0.0.1:\(port)"
+        environment["HERALD_ADMIN_KEY"] = key
+        environment.removeValue(forKey: "DATABASE_URL")
+        environment.removeValue(forKey: "ICU_TIMEZONE_FILES_DIR")
+        process.environment = environment
+        let outputFile = folder + "/stdout-\(port).txt"
+        FileManager.default.createFile(atPath: outputFile, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputFile))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/stderr-\(port).txt"))
+        try process.run()
+        return RunningHerald(
+            process: process, port: port, dataDirectory: folder, adminKey: key, outputFile: outputFile,
+            cleanUp: cleanUp || dataDirectory == nil)
+    }
+
+    /// Runs herald with `arguments` to completion and returns its status and stderr.
+    static func runToEnd(
+        _ arguments: [String], environment extra: [String: String]
+    ) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    func stdout() -> String {
+        (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? ""
+    }
+
+    func request(_ method: String, _ path: String, json: String? = nil, key: String? = nil) async throws -> Reply {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
+        request.timeoutInterval = 10
+        if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
+        if let json {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(json.utf8)
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return Reply(
+            status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: String(decoding: data, as: UTF8.self))
+    }
+
+    func get(_ path: String, key: String? = nil) async throws -> Reply { try await request("GET", path, key: key) }
+
+    func post(_ path: String, json: String, key: String? = nil) async throws -> Reply {
+        try await request("POST", path, json: json, key: key)
+    }
+
+    /// Polls `/ready` until it answers 200 (the first start runs initdb, so allow a generous deadline).
+    func waitUntilReady(deadline: Duration = .seconds(120)) async throws -> Reply {
+        let clock = ContinuousClock()
+        let end = clock.now + deadline
+        while clock.now < end {
+            guard process.isRunning else { throw StartFailure(message: "herald exited: \(stdout())") }
+            if let reply = try? await get("/ready"), reply.status == 200 { return reply }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw StartFailure(message: "herald was not ready in time")
+    }
+
+    /// Sends SIGTERM, waits for the exit and returns the status.
+    func terminate() throws -> Int32 {
+        process.terminate()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Whether a postgres server still runs on this instance's data folder.
+    func embeddedPostgresRunning() -> Bool {
+        let pidFile = dataDirectory + "/data/pg/data/postmaster.pid"
+        guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
+            let pid = Int32(text.split(separator: "\n").first ?? "")
+        else { return false }
+        return Glibc.kill(pid, 0) == 0
+    }
+
+    func kill() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        if cleanUp { try? FileManager.default.removeItem(atPath: dataDirectory) }
+    }
+
+    struct StartFailure: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+}
