@@ -8,10 +8,35 @@ public enum TextFitting {
     public static let ellipsis = "\u{2026}"
 
     /// The first `count` grapheme clusters of `text`, trailing whitespace removed, plus an ellipsis.
-    public static func truncated(_ characters: [Character], keeping count: Int) -> String {
-        var prefix = String(characters.prefix(count))
+    public static func truncated(_ text: String, keeping count: Int) -> String {
+        truncated(Clusters(text), keeping: count)
+    }
+
+    /// A text with the start index of every grapheme cluster, so any prefix is an O(1) slice.
+    struct Clusters {
+        let text: String
+        /// Start of each cluster, then `text.endIndex`.
+        let boundaries: [String.Index]
+
+        init(_ text: String) {
+            self.text = text
+            self.boundaries = Array(text.indices) + [text.endIndex]
+        }
+
+        var count: Int { boundaries.count - 1 }
+
+        func prefix(_ count: Int) -> Substring { text[..<boundaries[count]] }
+
+        /// UTF-8 bytes of the cluster at `position`.
+        func width(at position: Int) -> Int {
+            text.utf8.distance(from: boundaries[position], to: boundaries[position + 1])
+        }
+    }
+
+    static func truncated(_ clusters: Clusters, keeping count: Int) -> String {
+        var prefix = clusters.prefix(count)
         while let last = prefix.last, last.isWhitespace { prefix.removeLast() }
-        return prefix + ellipsis
+        return String(prefix) + ellipsis
     }
 
     /// The payload built from the longest title and body that fit in `limit` bytes, or `nil` when even no text
@@ -21,38 +46,30 @@ public enum TextFitting {
     ) -> [UInt8]? {
         let full = build(title, body)
         if full.count <= limit { return full }
-        if let body {
-            let characters = Array(body)
-            if let bytes = longestFitting(characters, limit: limit, build: { build(title, $0) }) {
-                return bytes
-            }
+        if let body, let bytes = longestFitting(Clusters(body), limit: limit, build: { build(title, $0) }) {
+            return bytes
         }
-        if let title {
-            let characters = Array(title)
-            if let bytes = longestFitting(characters, limit: limit, build: { build($0, nil) }) {
-                return bytes
-            }
+        if let title, let bytes = longestFitting(Clusters(title), limit: limit, build: { build($0, nil) }) {
+            return bytes
         }
         let bare = build(nil, nil)
         return bare.count <= limit ? bare : nil
     }
 
-    private static func longestFitting(
-        _ characters: [Character], limit: Int, build: (String) -> [UInt8]
-    ) -> [UInt8]? {
-        // Cut by the measured overflow first (usually one build), then fall back to a binary search, which is
-        // exact because the size grows with the number of clusters kept.
-        var kept = characters.count
-        var bytes = build(truncated(characters, keeping: kept))
+    private static func longestFitting(_ clusters: Clusters, limit: Int, build: (String) -> [UInt8]) -> [UInt8]? {
+        // Cut by the measured overflow first (usually one or two builds), then fall back to a binary search, which
+        // is exact because the size grows with the number of clusters kept.
+        var kept = clusters.count
+        var bytes = build(truncated(clusters, keeping: kept))
         for _ in 0..<4 where kept > 0 {
             var excess = bytes.count - limit
             if excess <= 0 { return bytes }
             while excess > 0, kept > 0 {
                 kept -= 1
                 // The UTF-8 size is a lower bound of the escaped size; the next build measures the truth.
-                excess -= characters[kept].utf8.count
+                excess -= clusters.width(at: kept)
             }
-            bytes = build(truncated(characters, keeping: kept))
+            bytes = build(truncated(clusters, keeping: kept))
         }
         if bytes.count <= limit { return bytes }
         var best: [UInt8]? = nil
@@ -60,9 +77,9 @@ public enum TextFitting {
         var high = kept - 1
         while low <= high {
             let middle = (low + high) / 2
-            let bytes = build(truncated(characters, keeping: middle))
-            if bytes.count <= limit {
-                best = bytes
+            let candidate = build(truncated(clusters, keeping: middle))
+            if candidate.count <= limit {
+                best = candidate
                 low = middle + 1
             } else {
                 high = middle - 1

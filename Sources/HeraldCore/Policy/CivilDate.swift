@@ -60,6 +60,7 @@ public struct CivilDate: Sendable, Hashable, Comparable {
         LocalDateTime(year: year, month: month, day: day, hour: time.hour, minute: time.minute)
     }
 
+    /// Earlier dates first.
     public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool {
         lhs.daysSinceEpoch < rhs.daysSinceEpoch
     }

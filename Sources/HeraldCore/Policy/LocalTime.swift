@@ -27,6 +27,7 @@ public struct LocalTime: Sendable, Hashable, Comparable {
         (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)
     }
 
+    /// Earlier in the day first.
     public static func < (lhs: LocalTime, rhs: LocalTime) -> Bool {
         lhs.minutesSinceMidnight < rhs.minutesSinceMidnight
     }

@@ -109,7 +109,9 @@ import Testing
     @Test func withoutCollapsingExcessIsRateLimited() {
         var shell = Shell()
         shell.category = Fixture.category(rateLimit: .init(count: 2, windowSeconds: 3_600))
-        let outcomes = (0..<4).map { shell.publish(Fixture.event("e\($0)"), at: Fixture.now + Double($0)).decisions[0].outcome }
+        let outcomes = (0..<4).map {
+            shell.publish(Fixture.event("e\($0)"), at: Fixture.now + Double($0)).decisions[0].outcome
+        }
         #expect(outcomes == [.delivered, .delivered, .rateLimited, .rateLimited])
         #expect(shell.state.unreadCount == 4)
     }

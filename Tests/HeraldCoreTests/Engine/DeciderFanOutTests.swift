@@ -7,7 +7,8 @@ import Testing
     static func decide(
         _ state: RecipientState, category: HeraldCore.Category = Fixture.category(), event: Event = Fixture.event()
     ) -> DecisionResult {
-        Fixture.decider().decide(event: event, category: category, recipients: ["u1"], states: ["u1": state], now: Fixture.now)
+        Fixture.decider().decide(
+            event: event, category: category, recipients: ["u1"], states: ["u1": state], now: Fixture.now)
     }
 
     @Test func everyActiveDeviceGetsOnePushWithTheAbsoluteBadge() {
@@ -93,7 +94,8 @@ import Testing
         #expect(recipients == ["u2", "u1", "actor", "u3"])
         let states = ["u1": Fixture.state("u1"), "u2": Fixture.state("u2")]
         let result = Fixture.decider().decide(
-            event: event, category: Fixture.category(), recipients: recipients + ["u1"], states: states, now: Fixture.now)
+            event: event, category: Fixture.category(), recipients: recipients + ["u1"], states: states,
+            now: Fixture.now)
         #expect(result.decisions.map(\.userId) == ["u2", "u1", "actor", "u3"])
         #expect(result.decisions.map(\.outcome) == [.delivered, .delivered, .suppressedActor, .suppressedUnknownUser])
     }

@@ -19,9 +19,11 @@ import Testing
                 Mute(
                     id: "m", scope: Mute.Scope.allCases.randomElement(using: &generator)!,
                     key: ["chat.message", "42", "7"].randomElement(using: &generator)!,
-                    until: Bool.random(using: &generator) ? Fixture.now + Double.random(in: -7_200...7_200, using: &generator) : nil))
+                    until: Bool.random(using: &generator)
+                        ? Fixture.now + Double.random(in: -7_200...7_200, using: &generator) : nil))
         }
-        let quietHours: QuietHours? = Bool.random(using: &generator)
+        let quietHours: QuietHours? =
+            Bool.random(using: &generator)
             ? QuietHours(
                 start: LocalTime(hour: Int.random(in: 0...23, using: &generator), minute: 0)!,
                 end: LocalTime(hour: Int.random(in: 0...23, using: &generator), minute: 30)!)
@@ -49,10 +51,14 @@ import Testing
                 mode: HeraldCore.Category.DeliveryMode.allCases.randomElement(using: &generator)!,
                 quietHours: HeraldCore.Category.QuietHoursPolicy.allCases.randomElement(using: &generator)!,
                 ttl: Int.random(in: 60...172_800, using: &generator),
-                collapse: Bool.random(using: &generator) ? .init(keyTemplate: "msg:{thread_id}", windowSeconds: 300) : nil,
+                collapse: Bool.random(using: &generator)
+                    ? .init(keyTemplate: "msg:{thread_id}", windowSeconds: 300) : nil,
                 rateLimit: Bool.random(using: &generator) ? .init(count: 1, windowSeconds: 600) : nil,
                 required: Int.random(in: 0..<4, using: &generator) == 0)
-            let now = instant(2026, [1, 3, 6, 10, 11].randomElement(using: &generator)!, Int.random(in: 1...28, using: &generator))
+            let now =
+                instant(
+                    2026, [1, 3, 6, 10, 11].randomElement(using: &generator)!, Int.random(in: 1...28, using: &generator)
+                )
                 + Double.random(in: 0...86_400, using: &generator)
             let event = Fixture.event(
                 "e\(round)", users: users + users.prefix(1), actor: ["u0", "x", nil].randomElement(using: &generator)!,

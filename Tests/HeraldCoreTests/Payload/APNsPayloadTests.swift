@@ -58,7 +58,8 @@ import Testing
             String(decoding: body, as: UTF8.self)
                 == #"{"aps":{"alert":{"body":"Hello","title":"Asha"},"badge":3,"category":"MESSAGE","#
                 + #""interruption-level":"active","sound":"default","thread-id":"42"},"cat":"chat.message","#
-                + #""cid":"msg:42","item":"m1","kind":"alert","nid":"0123456789abcdef0123456789abcdef","thread":"42","v":1}"#
+                + #""cid":"msg:42","item":"m1","kind":"alert","#
+                + #""nid":"0123456789abcdef0123456789abcdef","thread":"42","v":1}"#
         )
     }
 

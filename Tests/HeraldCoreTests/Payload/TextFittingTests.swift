@@ -37,8 +37,8 @@ import Testing
     }
 
     @Test func trimsTrailingWhitespaceBeforeTheEllipsis() {
-        #expect(TextFitting.truncated(Array("hello   world"), keeping: 8) == "hello…")
-        #expect(TextFitting.truncated(Array("abc"), keeping: 0) == "…")
+        #expect(TextFitting.truncated("hello   world", keeping: 8) == "hello…")
+        #expect(TextFitting.truncated("abc", keeping: 0) == "…")
     }
 
     @Test func neverSplitsAGraphemeOverRandomText() {

@@ -1,0 +1,26 @@
+import Foundation
+
+/// What a closed burst adds up to: the input of the digest notification.
+public struct DigestSummary: Sendable, Hashable, Codable {
+    public var key: String
+    public var collapseId: String
+    /// Every event of the burst, the first one included when it was sent on its own.
+    public var count: Int
+    /// Events held back (not sent on their own) in this burst.
+    public var folded: Int
+    public var actorCount: Int
+    /// Display names (or ids) of the most recent distinct actors, latest first.
+    public var actorNames: [String]
+    /// The latest items, newest last.
+    public var latestItems: [CollapsedItem]
+    public var expiresAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case key, count, folded
+        case collapseId = "collapse_id"
+        case actorCount = "actor_count"
+        case actorNames = "actor_names"
+        case latestItems = "latest_items"
+        case expiresAt = "expires_at"
+    }
+}
