@@ -47,7 +47,7 @@ import Testing
                 group.addTask {
                     try await pool.withConnection { connection in
                         started.add()
-                        try connection.query(Self.sleep, [0.5])
+                        try connection.query(Self.sleep, [1.5])
                         return PostgresPool.currentWorkerName ?? ""
                     }
                 }
@@ -55,15 +55,11 @@ import Testing
             return try await group.reduce(into: [String]()) { $0.append($1) }
         }
         #expect(await waitUntil { started.value == 4 })
-        // All four connections are blocked in libpq now; cooperative tasks must still run promptly.
-        let clock = ContinuousClock()
-        let elapsed = await clock.measure {
-            await withTaskGroup(of: Int.self) { group in
-                for value in 0..<8 { group.addTask { value * 2 } }
-                await group.waitForAll()
-            }
+        // All four connections are blocked in libpq now; cooperative tasks must still run meanwhile.
+        await withTaskGroup(of: Int.self) { group in
+            for value in 0..<8 { group.addTask { value * 2 } }
+            await group.waitForAll()
         }
-        #expect(elapsed < .milliseconds(300))
         #expect(pool.stats.busy == 4)
         #expect(PostgresPool.currentWorkerName == nil)
         let names = try await sleeps
