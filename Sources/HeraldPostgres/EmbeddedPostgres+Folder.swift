@@ -5,7 +5,9 @@ extension EmbeddedPostgres {
     /// The server binaries: `pg_config --bindir` when it has them, else the newest `/usr/lib/postgresql/*/bin`.
     static func findBinaries(command: ServerCommand) throws -> String {
         func hasServer(_ folder: String) -> Bool {
-            ["initdb", "pg_ctl", "postgres"].allSatisfy { FileManager.default.isExecutableFile(atPath: folder + "/" + $0) }
+            ["initdb", "pg_ctl", "postgres"].allSatisfy {
+                FileManager.default.isExecutableFile(atPath: folder + "/" + $0)
+            }
         }
         if let pgConfig = ServerCommand.executable(named: "pg_config"),
             let (status, output) = try? ServerCommand(account: nil).runStatus(pgConfig, ["--bindir"], in: "/"),

@@ -5,7 +5,11 @@ import Testing
 @testable import HeraldPostgres
 
 @Suite struct EmbeddedPostgresTests {
-    @Test func clusterIsReusedAcrossStopStartAndAfterAStalePidFile() throws {
+    @Test func clusterIsReusedAcrossStopStartAndAfterAStalePidFile() async throws {
+        try await onOwnThread { try Self.reuseScenario() }
+    }
+
+    static func reuseScenario() throws {
         let folder = NSTemporaryDirectory() + "herald-embedded-\(UUID().uuidString.prefix(8))"
         let server = EmbeddedPostgres(folder: folder, options: .init(durable: false))
         defer {

@@ -9,7 +9,8 @@ import Testing
         let url: URL
 
         init(_ files: [String: String]) throws {
-            url = FileManager.default.temporaryDirectory.appendingPathComponent("herald-migrations-\(UUID().uuidString)")
+            url = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "herald-migrations-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             for (name, sql) in files { try write(name, sql) }
         }

@@ -6,7 +6,11 @@ import Testing
 @Suite struct PipelineAndCopyTests {
     static let createTable = Query(
         name: "test.create",
-        sql: "CREATE TABLE items (id int PRIMARY KEY, label text, doc jsonb, CONSTRAINT items_id_positive CHECK (id > 0))")
+        sql: """
+            CREATE TABLE items (
+                id int PRIMARY KEY, label text, doc jsonb, CONSTRAINT items_id_positive CHECK (id > 0)
+            )
+            """)
     static let insert = Query(name: "test.insert", sql: "INSERT INTO items (id, label, doc) VALUES ($1, $2, $3)")
     static let count = Query(name: "test.count", sql: "SELECT count(*) FROM items")
 
@@ -14,7 +18,8 @@ import Testing
         let connection = try freshConnection()
         try connection.executeScript(Self.createTable)
         var batch = [BoundQuery(Query(name: "test.begin", sql: "BEGIN"))]
-        batch += (1...1000).map { (id: Int) in BoundQuery(Self.insert, [id, "item \(id)", JSONText(#"{"n": \#(id)}"#)]) }
+        batch += (1...1000).map { (id: Int) in BoundQuery(Self.insert, [id, "item \(id)", JSONText(#"{"n": \#(id)}"#)])
+        }
         batch.append(BoundQuery(Query(name: "test.sum", sql: "SELECT sum(id) FROM items")))
         batch.append(BoundQuery(Query(name: "test.commit", sql: "COMMIT")))
         let results = try connection.pipeline(batch)
@@ -67,7 +72,8 @@ import Testing
         let rows = (1...20_000).lazy.map { id -> [(any PostgresEncodable)?] in
             [id, String(repeating: "x\t", count: id % 50), JSONText(#"{"id": \#(id)}"#)]
         }
-        let copied = try connection.copyIn(Query(name: "test.copy", sql: "COPY items (id, label, doc) FROM STDIN"), rows: rows)
+        let copied = try connection.copyIn(
+            Query(name: "test.copy", sql: "COPY items (id, label, doc) FROM STDIN"), rows: rows)
         #expect(copied == 20_000)
         let check = try connection.query(
             Query(name: "test.check", sql: "SELECT sum(length(label)), sum((doc->>'id')::int) FROM items")

@@ -44,8 +44,10 @@ import Testing
         #expect(terminated == 1)
         #expect(await events.next() == .listening)
         try admin.notify("wake", payload: "after reconnect")
-        #expect(await events.next() == .notification(
-            PostgresNotification(channel: "wake", payload: "after reconnect", senderPID: admin.backendPID)))
+        #expect(
+            await events.next()
+                == .notification(
+                    PostgresNotification(channel: "wake", payload: "after reconnect", senderPID: admin.backendPID)))
         listener.stop()
     }
 }

@@ -7,12 +7,15 @@ import Testing
 @Suite struct PostgresPoolTests {
     static let sleep = Query(name: "test.sleep", sql: "SELECT pg_sleep($1::float8)")
     static let backend = Query(name: "test.backend", sql: "SELECT pg_backend_pid()")
-    static let terminateOthers = Query(
-        name: "test.terminate",
+    static let poolBackends = Query(
+        name: "test.pool_backends",
         sql: """
-            SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+            SELECT pid FROM pg_stat_activity
             WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
             """)
+    static let terminate = Query(name: "test.terminate", sql: "SELECT pg_terminate_backend($1::int)")
+    static let stillAlive = Query(
+        name: "test.still_alive", sql: "SELECT count(*) FROM pg_stat_activity WHERE pid = ANY($1::int[])")
 
     @Test func manyConcurrentCallsOnFewConnectionsAllComplete() async throws {
         let pool = try PostgresPool(conninfo: try TemporaryPostgres.freshDatabase(), size: 4)
@@ -47,7 +50,7 @@ import Testing
                 group.addTask {
                     try await pool.withConnection { connection in
                         started.add()
-                        try connection.query(Self.sleep, [1.5])
+                        try connection.query(Self.sleep, [3])
                         return PostgresPool.currentWorkerName ?? ""
                     }
                 }
@@ -72,7 +75,8 @@ import Testing
         let total = Counter()
         DispatchQueue.concurrentPerform(iterations: 16) { index in
             let value = try? pool.withConnectionBlocking { connection in
-                try connection.query(Query(name: "test.square", sql: "SELECT $1::int * $1::int"), [index]).single().int(0)
+                try connection.query(Query(name: "test.square", sql: "SELECT $1::int * $1::int"), [index]).single().int(
+                    0)
             }
             total.add(value ?? -1_000)
         }
@@ -93,16 +97,21 @@ import Testing
                 """)
         let inFlight = Task { try await pool.withConnection { connection in try connection.query(Self.sleep, [30]) } }
         #expect(try await waitUntil { try admin.query(activeSleeps).single().int(0) == 1 })
-        #expect(try admin.query(Self.terminateOthers).single().int(0) == 3)
+        let victims = try admin.query(Self.poolBackends).map { try $0.int(0) }
+        #expect(victims.count == 3)
+        for pid in victims { try admin.query(Self.terminate, [pid]) }
         let error = await #expect(throws: PostgresError.self) { try await inFlight.value }
         #expect(error?.kind == .connectionLost)
         #expect(error?.isRetryable == true)
-        // Idle connections were terminated too; every later call gets a working session.
+        // pg_terminate_backend only signals; once those backends are gone, every later call gets a working session.
+        let victimList = "{" + victims.map(String.init).joined(separator: ",") + "}"
+        #expect(try await waitUntil { try admin.query(Self.stillAlive, [victimList]).single().int(0) == 0 })
+        var served = Set<Int>()
         for _ in 0..<6 {
-            let pid = try await pool.withConnection { try $0.query(Self.backend).single().int(0) }
-            #expect(pid > 0)
+            served.insert(try await pool.withConnection { try $0.query(Self.backend).single().int(0) })
         }
-        #expect(pool.stats.reconnects == 3)
+        #expect(served.isDisjoint(with: victims))
+        #expect(pool.stats.reconnects >= 1)
     }
 
     @Test func unreachableServerFailsFastThenRecoversWithoutRestart() async throws {
@@ -112,14 +121,14 @@ import Testing
             try? server.stop()
             try? FileManager.default.removeItem(atPath: folder)
         }
-        let pool = try PostgresPool(conninfo: try server.start(), size: 2)
+        let pool = try PostgresPool(conninfo: try await onOwnThread { try server.start() }, size: 2)
         defer { pool.close() }
-        try server.stop()
+        try await onOwnThread { try server.stop() }
         let error = await #expect(throws: PostgresError.self) {
             try await pool.withConnection { try $0.query(Self.backend) }
         }
         #expect(error?.isRetryable == true)
-        try server.start()
+        _ = try await onOwnThread { try server.start() }
         #expect(
             await waitUntil {
                 (try? await pool.withConnection { try $0.query(Self.backend).single().int(0) }) != nil
