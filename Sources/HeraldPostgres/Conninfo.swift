@@ -47,7 +47,9 @@ enum Conninfo {
             if let index { settings[index].value = updated } else { settings.append((key, updated)) }
         }
         set("client_encoding") { _ in "UTF8" }
-        set("options") { existing in [existing, "-c DateStyle=ISO -c TimeZone=UTC"].compactMap { $0 }.joined(separator: " ") }
+        set("options") { existing in
+            [existing, "-c DateStyle=ISO -c TimeZone=UTC"].compactMap { $0 }.joined(separator: " ")
+        }
         set("connect_timeout") { existing in existing ?? "10" }
         return settings
     }
@@ -60,8 +62,7 @@ enum Conninfo {
         let keywords = settings.map { strdup($0.key) } + [nil]
         let values = settings.map { strdup($0.value) } + [nil]
         defer {
-            keywords.forEach { free($0) }
-            values.forEach { free($0) }
+            for pointer in keywords + values { free(pointer) }
         }
         let constKeywords = keywords.map { UnsafePointer($0) }
         let constValues = values.map { UnsafePointer($0) }

@@ -5,7 +5,9 @@ extension EmbeddedPostgres {
     /// The server binaries: `pg_config --bindir` when it has them, else the newest `/usr/lib/postgresql/*/bin`.
     static func findBinaries(command: ServerCommand) throws -> String {
         func hasServer(_ folder: String) -> Bool {
-            ["initdb", "pg_ctl", "postgres"].allSatisfy { FileManager.default.isExecutableFile(atPath: folder + "/" + $0) }
+            ["initdb", "pg_ctl", "postgres"].allSatisfy {
+                FileManager.default.isExecutableFile(atPath: folder + "/" + $0)
+            }
         }
         if let pgConfig = ServerCommand.executable(named: "pg_config"),
             let (status, output) = try? ServerCommand(account: nil).runStatus(pgConfig, ["--bindir"], in: "/"),
@@ -99,6 +101,9 @@ extension EmbeddedPostgres {
         let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketDescriptor >= 0 else { return nil }
         defer { close(socketDescriptor) }
+        // The server binds with SO_REUSEADDR, so a port whose old connections linger in TIME_WAIT is free to it.
+        var reuse: Int32 = 1
+        setsockopt(socketDescriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -81,7 +81,8 @@ public final class EmbeddedPostgres: Sendable {
         let binaries = try Self.findBinaries(command: command)
         runningPort.withLock { $0 = nil }
         guard runningServerPort() != nil else { return }
-        try command.run(binaries + "/pg_ctl", ["-D", dataDirectory, "-m", "fast", "-w", "stop"], in: folder, failing: .stop)
+        try command.run(
+            binaries + "/pg_ctl", ["-D", dataDirectory, "-m", "fast", "-w", "stop"], in: folder, failing: .stop)
     }
 
     /// The conninfo of `database` on the running server.
@@ -109,7 +110,8 @@ public final class EmbeddedPostgres: Sendable {
             let connection = try PostgresConnection(conninfo: conninfo(port: port, database: "postgres"))
             let exists = try connection.query(Self.databaseExists, [Self.database]).single().bool(0)
             guard !exists else { return }
-            try connection.executeScript(Query(unsafeSQL: "CREATE DATABASE " + (try connection.quoteIdentifier(Self.database))))
+            try connection.executeScript(
+                Query(unsafeSQL: "CREATE DATABASE " + (try connection.quoteIdentifier(Self.database))))
         } catch let error as PostgresError where error.sqlState == "42P04" {
             return  // another instance created it first
         } catch let error as PostgresError {

@@ -48,7 +48,8 @@ public struct Migrator: Sendable {
         for migration in status.pending {
             do {
                 try connection.transaction { connection in
-                    try connection.executeScript(Query(unsafeSQL: migration.sql, name: "migration \(migration.version)"))
+                    try connection.executeScript(
+                        Query(unsafeSQL: migration.sql, name: "migration \(migration.version)"))
                     try connection.query(Self.record, [migration.version, migration.name, migration.sql])
                 }
             } catch let error as PostgresError {
@@ -99,8 +100,10 @@ public struct Migrator: Sendable {
     private static let tableExists = Query(
         name: "migrations.table_exists", sql: "SELECT to_regclass('herald_migrations') IS NOT NULL")
     private static let listApplied = Query(
-        name: "migrations.list", sql: "SELECT version, name, checksum, applied_at FROM herald_migrations ORDER BY version")
+        name: "migrations.list",
+        sql: "SELECT version, name, checksum, applied_at FROM herald_migrations ORDER BY version")
     private static let checksum = Query(name: "migrations.checksum", sql: "SELECT md5($1)")
     private static let record = Query(
-        name: "migrations.record", sql: "INSERT INTO herald_migrations (version, name, checksum) VALUES ($1, $2, md5($3))")
+        name: "migrations.record",
+        sql: "INSERT INTO herald_migrations (version, name, checksum) VALUES ($1, $2, md5($3))")
 }

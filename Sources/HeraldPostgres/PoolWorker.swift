@@ -145,7 +145,8 @@ final class PoolWorker {
 
     private func dispatchTime(of instant: ContinuousClock.Instant) -> DispatchTime {
         let remaining = ContinuousClock.now.duration(to: instant)
-        let nanoseconds = max(0, remaining.components.seconds * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000)
+        let nanoseconds = max(
+            0, remaining.components.seconds * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000)
         return .now() + .nanoseconds(Int(nanoseconds))
     }
 }

@@ -54,12 +54,16 @@ extension PostgresConnection {
     /// Checks an idle session without a round trip: a terminated backend or a restarted server has already sent
     /// its goodbye (or closed the socket), so a readable socket tells whether the session is still alive.
     func isAliveWhenIdle() -> Bool {
-        guard isConnected else { return false }
-        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, 0) > 0 else { return true }
-        let alive = consumeInput()
-        _ = takeNotifications()
-        return alive
+        // A goodbye message and the end of the stream may need separate reads; a live idle session rarely has
+        // anything to read at all, so a few rounds cost nothing.
+        for _ in 0..<4 {
+            guard isConnected else { return false }
+            var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 0) > 0 else { return true }
+            guard consumeInput() else { return false }
+            _ = takeNotifications()
+        }
+        return isConnected
     }
 
     static let notifyQuery = Query(name: "herald.notify", sql: "SELECT pg_notify($1, $2)")

@@ -14,7 +14,7 @@ public final class PostgresPool: Sendable {
         public var conninfo: String
         /// Number of connections (and threads).
         public var size: Int
-        /// Prefix of the worker threads' names, shown in debuggers and `top -H`.
+        /// Prefix of the worker threads' names (`Thread.name`, and `PostgresPool.currentWorkerName` inside work).
         public var threadName: String
         /// First delay before retrying a failed reconnect; doubles per failure.
         public var reconnectDelay: Duration
@@ -57,10 +57,12 @@ public final class PostgresPool: Sendable {
         let shared = PoolShared(configuration: configuration)
         self.shared = shared
         for (index, handoff) in handoffs.enumerated() {
+            let name = "\(configuration.threadName)-\(index + 1)"
             let thread = Thread {
+                Thread.current.threadDictionary[Self.workerNameKey] = name
                 PoolWorker(shared: shared, connection: handoff.take()).run()
             }
-            thread.name = "\(configuration.threadName)-\(index + 1)"
+            thread.name = name
             thread.start()
         }
     }
@@ -102,6 +104,13 @@ public final class PostgresPool: Sendable {
                 fail: { error in slot.fulfil(.failure(error)) }))
         return try slot.wait()
     }
+
+    /// The name of the pool worker thread running the caller, or `nil` on any other thread.
+    public static var currentWorkerName: String? {
+        Thread.current.threadDictionary[workerNameKey] as? String
+    }
+
+    private static let workerNameKey = "herald.postgres.pool-worker"
 
     /// Current usage, for metrics.
     public var stats: Stats { shared.stats() }

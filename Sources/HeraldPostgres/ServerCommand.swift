@@ -13,7 +13,8 @@ struct ServerCommand: Sendable {
         guard let entry = getpwnam("postgres") else {
             throw EmbeddedPostgresError(.prepareFolder, "running as root but there is no 'postgres' system user")
         }
-        return ServerCommand(account: SystemAccount(name: "postgres", uid: entry.pointee.pw_uid, gid: entry.pointee.pw_gid))
+        return ServerCommand(
+            account: SystemAccount(name: "postgres", uid: entry.pointee.pw_uid, gid: entry.pointee.pw_gid))
     }
 
     /// Runs `executable` and returns its combined output; throws with that output on a non-zero exit.

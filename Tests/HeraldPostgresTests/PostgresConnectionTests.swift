@@ -81,10 +81,14 @@ import Testing
     }
 
     @Test(arguments: [
-        ("CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t VALUES (1)", "INSERT INTO t VALUES ($1)", "23505",
-            PostgresError.Kind.uniqueViolation),
-        ("CREATE TABLE t (v int CONSTRAINT t_v_positive CHECK (v > 1))", "INSERT INTO t VALUES ($1)", "23514",
-            .checkViolation),
+        (
+            "CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t VALUES (1)", "INSERT INTO t VALUES ($1)", "23505",
+            PostgresError.Kind.uniqueViolation
+        ),
+        (
+            "CREATE TABLE t (v int CONSTRAINT t_v_positive CHECK (v > 1))", "INSERT INTO t VALUES ($1)", "23514",
+            .checkViolation
+        ),
         ("CREATE TABLE t (v int NOT NULL)", "INSERT INTO t VALUES (NULLIF($1::int, 1))", "23502", .notNullViolation),
         ("SELECT 1", "SELECT 1 / ($1::int - 1)", "22012", .invalidValue),
         ("SELECT 1", "SELECT * FROM missing_table WHERE id = $1", "42P01", .invalidStatement),

@@ -1,0 +1,51 @@
+/// One row of a result, readable by column index or name.
+public struct PostgresRow: Sendable {
+    let storage: PostgresResult.Storage
+    let row: Int
+
+    /// The raw text of a cell; `nil` for SQL NULL.
+    public func text(_ column: Int) throws -> String? {
+        let count = storage.columns.count
+        guard column >= 0, column < count else {
+            throw PostgresError(kind: .decoding, message: "no column at index \(column)")
+        }
+        return storage.cells[row * count + column]
+    }
+
+    /// The raw text of a cell by column name; `nil` for SQL NULL.
+    public func text(_ column: String) throws -> String? {
+        guard let index = storage.columnIndex[column] else {
+            throw PostgresError(kind: .decoding, message: "no column named \(column)")
+        }
+        return try text(index)
+    }
+
+    /// Whether the cell at `column` is SQL NULL.
+    public func isNull(_ column: Int) throws -> Bool { try text(column) == nil }
+
+    /// Whether the cell named `column` is SQL NULL.
+    public func isNull(_ column: String) throws -> Bool { try text(column) == nil }
+
+    /// Decodes the cell at `column`; NULL is an error unless `T` is an `Optional`.
+    public func decode<T: PostgresDecodable>(_ type: T.Type = T.self, _ column: Int) throws -> T {
+        try Self.decode(type, try text(column), column: "#\(column)")
+    }
+
+    /// Decodes the cell named `column`; NULL is an error unless `T` is an `Optional`.
+    public func decode<T: PostgresDecodable>(_ type: T.Type = T.self, _ column: String) throws -> T {
+        try Self.decode(type, try text(column), column: column)
+    }
+
+    private static func decode<T: PostgresDecodable>(_ type: T.Type, _ text: String?, column: String) throws -> T {
+        guard let text else {
+            guard let null = T.postgresNull else {
+                throw PostgresError(kind: .decoding, message: "column \(column) is NULL, expected \(T.self)")
+            }
+            return null
+        }
+        guard let value = T(postgresText: text) else {
+            throw PostgresError(kind: .decoding, message: "column \(column) is not a valid \(T.self)")
+        }
+        return value
+    }
+}

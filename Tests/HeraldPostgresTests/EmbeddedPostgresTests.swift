@@ -1,0 +1,46 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import HeraldPostgres
+
+@Suite struct EmbeddedPostgresTests {
+    @Test func clusterIsReusedAcrossStopStartAndAfterAStalePidFile() async throws {
+        try await onOwnThread { try Self.reuseScenario() }
+    }
+
+    static func reuseScenario() throws {
+        let folder = NSTemporaryDirectory() + "herald-embedded-\(UUID().uuidString.prefix(8))"
+        let server = EmbeddedPostgres(folder: folder, options: .init(durable: false))
+        defer {
+            try? server.stop()
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        let conninfo = try server.start()
+        #expect(conninfo.contains("dbname='herald'"))
+        let first = try PostgresConnection(conninfo: conninfo)
+        try first.executeScript(Query(unsafeSQL: "CREATE TABLE kept (v text); INSERT INTO kept VALUES ('still here')"))
+        let port = try #require(server.port)
+        try server.stop()
+        #expect(throws: PostgresError.self) { try PostgresConnection(conninfo: conninfo) }
+
+        // A crash leaves postmaster.pid behind, and its pid may since belong to an unrelated live process.
+        let pidFile = server.dataDirectory + "/postmaster.pid"
+        try "\(getpid())\n\(server.dataDirectory)\n0\n\(port)\n\(folder)\n127.0.0.1\n0 0\nready\n"
+            .write(toFile: pidFile, atomically: true, encoding: .utf8)
+        let again = try server.start()
+        let row = try PostgresConnection(conninfo: again).query(Query(unsafeSQL: "SELECT v FROM kept")).single()
+        #expect(try row.string(0) == "still here")
+        #expect(server.port == port)
+
+        // A second instance adopts the running server instead of starting another.
+        let adopter = EmbeddedPostgres(folder: folder)
+        #expect(try adopter.start() == again)
+        #expect(FileManager.default.fileExists(atPath: server.logFile))
+        #expect(FileManager.default.fileExists(atPath: folder + "/.s.PGSQL.\(port)"))
+        let socketConnection = try PostgresConnection(conninfo: "host=\(folder) port=\(port) user=herald dbname=herald")
+        #expect(socketConnection.isConnected)
+        try server.stop()
+        #expect(server.runningServerPort() == nil)
+    }
+}
