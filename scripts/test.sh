@@ -21,7 +21,7 @@ export HERALD_BINARY="$bin/herald"
 export HERALD_SQL_DIR="$PWD/sql"
 log=$(mktemp)
 set +e
-$swift test --skip-build --parallel 2>&1 | tee "$log"
+$swift test --skip-build 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 echo "== swift test summary"

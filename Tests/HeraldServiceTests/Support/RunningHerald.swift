@@ -80,7 +80,9 @@ final class RunningHerald: @unchecked Sendable {
         let outputFile = folder + "/stdout-\(port).txt"
         FileManager.default.createFile(atPath: outputFile, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputFile))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/stderr-\(port).txt"))
+        let errorFile = folder + "/stderr-\(port).txt"
+        FileManager.default.createFile(atPath: errorFile, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorFile))
         try process.run()
         return RunningHerald(
             process: process, port: port, dataDirectory: folder, adminKey: key, outputFile: outputFile,
