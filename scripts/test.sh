@@ -29,6 +29,9 @@ grep -E "Test run with [0-9]+ tests|Executed [0-9]+ tests" "$log" | tail -3 || t
 rm -f "$log"
 [[ $status -eq 0 ]] || { echo "swift test failed ($status)"; exit "$status"; }
 
+echo "== deploy files"
+scripts/verify-deploy.sh "$bin/herald"
+
 echo "== API contract"
 scripts/test-api.sh "$bin/herald"
 
