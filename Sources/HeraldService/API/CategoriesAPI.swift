@@ -102,7 +102,7 @@ extension CategoriesAPI.Handlers {
         let condition = try CategoryETag.requiredCondition(of: request)
         let body = try request.decodeJSONValue()
         let validator = self.validator
-        let (record, _) = try store.modify(id, condition: condition, action: .replace, actor: actor) { current in
+        let (_, record, _) = try store.modify(id, condition: condition, action: .replace, actor: actor) { current in
             var reader = CategoryReader()
             var category = reader.category(from: body, pathId: id)
             category.archived = current.category.archived
@@ -119,7 +119,7 @@ extension CategoriesAPI.Handlers {
             throw HTTPError.invalidField("", "A merge patch must be a JSON object.")
         }
         let validator = self.validator
-        let (record, _) = try store.modify(id, condition: condition, action: .patch, actor: actor) { current in
+        let (_, record, _) = try store.modify(id, condition: condition, action: .patch, actor: actor) { current in
             let merged = try CategoryView.document(current.category).applyingMergePatch(patch)
             var reader = CategoryReader()
             var category = reader.category(from: merged, pathId: id)
@@ -131,7 +131,7 @@ extension CategoriesAPI.Handlers {
     }
 
     func setArchived(_ archived: Bool, _ request: HTTPRequest, id: String, actor: String?) throws -> HTTPResponse {
-        let (record, _) = try store.modify(
+        let (_, record, _) = try store.modify(
             id, condition: CategoryETag.condition(of: request), action: archived ? .archive : .restore, actor: actor
         ) { current in
             var category = current.category
@@ -149,7 +149,8 @@ extension CategoriesAPI.Handlers {
         let templates = reader.localizedTemplates(from: body, locale: canonical)
         let readingErrors = reader.errors
         let validator = self.validator
-        let (record, _) = try store.modify(id, condition: condition, action: .templatePut, actor: actor) { current in
+        let (before, record, _) = try store.modify(id, condition: condition, action: .templatePut, actor: actor) {
+            current in
             var category = current.category
             category.templates[canonical] = templates
             if category.templates.count > CategoryReader.maxLocales {
@@ -158,12 +159,15 @@ extension CategoriesAPI.Handlers {
             try validator.check(category, readingErrors: readingErrors)
             return category
         }
-        return try CategoryView.response(record)
+        guard before.category.templates[canonical] == nil else { return try CategoryView.response(record) }
+        var response = try CategoryView.response(record, status: .created)
+        response.headers.set("Location", "/v1/categories/\(id)/templates/\(canonical)")
+        return response
     }
 
     func deleteTemplates(_ request: HTTPRequest, id: String, locale: String, actor: String?) throws -> HTTPResponse {
         let canonical = ICUMessageRenderer.canonicalLocale(locale) ?? locale
-        let (record, _) = try store.modify(
+        let (_, record, _) = try store.modify(
             id, condition: CategoryETag.condition(of: request), action: .templateDelete, actor: actor
         ) { current in
             var category = current.category

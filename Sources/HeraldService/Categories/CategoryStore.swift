@@ -48,12 +48,12 @@ struct CategoryStore: Sendable {
         }
     }
 
-    /// Applies `change` to category `id` under `condition`; returns the stored record and whether anything changed
-    /// (an edit that changes nothing writes no version and no history).
+    /// Applies `change` to category `id` under `condition`; returns the record the change was applied to, the stored
+    /// record, and whether anything changed (an edit that changes nothing writes no version and no history).
     func modify(
         _ id: String, condition: CategoryETag.Condition?, action: CategoryChange.Action, actor: String?,
         change: @escaping @Sendable (CategoryRecord) throws -> Category
-    ) throws -> (record: CategoryRecord, changed: Bool) {
+    ) throws -> (before: CategoryRecord, record: CategoryRecord, changed: Bool) {
         guard CategoryRules.isSlug(id) else { throw Self.notFound(id) }
         return try pool.withConnectionBlocking { connection in
             for _ in 0..<Self.maxAttempts {
@@ -64,12 +64,12 @@ struct CategoryStore: Sendable {
                     throw CategoryETag.preconditionFailed(current: current.version)
                 }
                 let next = try change(current)
-                if next == current.category { return (current, false) }
+                if next == current.category { return (current, current, false) }
                 let outcome = try CategoryRepository.update(
                     id: id, expectedVersion: current.version, to: next, action: action, actorKeyId: actor,
                     on: connection)
                 switch outcome {
-                case .updated(let record): return (record, true)
+                case .updated(let record): return (current, record, true)
                 case .notFound: throw Self.notFound(id)
                 case .stale(let now):
                     // The writer named the version it edited: someone else won, and only the writer can merge.
