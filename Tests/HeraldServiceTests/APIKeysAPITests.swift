@@ -23,6 +23,9 @@ struct APIKeysAPITests {
         #expect(service.send(.delete, "/v1/api-keys/\(id)").status == .noContent)
         #expect(service.send(.get, "/v1/api-keys", key: .some(secret)).status == .unauthorized)
         #expect(service.send(.delete, "/v1/api-keys/nope").status == .notFound)
+        let selfRevocation = service.send(.delete, "/v1/api-keys/admin")
+        #expect(selfRevocation.status == .conflict)
+        #expect(service.send(.get, "/v1/api-keys").status == .ok)
     }
 
     @Test(

@@ -31,6 +31,11 @@ enum APIKeysAPI {
         }
         router.delete("/v1/api-keys/{id}", auth: .scope(.admin)) { _, match in
             let id = try match.parameter("id")
+            if match.principal?.keyID == id {
+                throw HTTPError.conflict(
+                    "A key cannot revoke itself; use another admin key, so access is never lost by accident.",
+                    type: "self-revocation")
+            }
             let found = try context.pool.withConnectionBlocking { connection in
                 try APIKeyRepository.revoke(id: id, on: connection)
             }
