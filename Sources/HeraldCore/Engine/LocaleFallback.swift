@@ -20,11 +20,18 @@ public enum LocaleFallback {
         return chain
     }
 
-    /// `pt` for `pt-BR` (underscores accepted); `nil` when there is no region part.
+    /// The tag without its region: `pt` for `pt-BR`, `zh-Hant` for `zh-Hant-TW` (underscores accepted); `nil` when
+    /// there is no region. A script is kept, because `sr-Latn` text is not `sr` (Cyrillic) text.
     public static func language(of locale: String) -> String? {
-        let parts = locale.split(whereSeparator: { $0 == "-" || $0 == "_" })
-        guard parts.count > 1, let first = parts.first else { return nil }
-        return String(first)
+        let parts = locale.split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+        guard parts.count > 1 else { return nil }
+        var kept = [parts[0]]
+        if parts[1].count == 4, parts[1].allSatisfy(\.isLetter) { kept.append(parts[1]) }
+        let rest = parts.dropFirst(kept.count)
+        guard let region = rest.first,
+            (region.count == 2 && region.allSatisfy(\.isLetter)) || (region.count == 3 && region.allSatisfy(\.isNumber))
+        else { return nil }
+        return kept.joined(separator: "-")
     }
 
     /// The first locale of `chain` the category has templates for, with those templates.

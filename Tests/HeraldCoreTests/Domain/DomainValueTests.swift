@@ -72,6 +72,8 @@ import Testing
     @Test(arguments: [
         ("pt-BR", "fr", "en", ["pt-BR", "fr", "pt", "en"]), (nil, "pl-PL", "en", ["pl-PL", "pl", "en"]),
         ("en-GB", "en-GB", "en", ["en-GB", "en"]), (nil, nil, "de", ["de"]),
+        ("zh-Hant-TW", nil, "en", ["zh-Hant-TW", "zh-Hant", "en"]), ("sr-Latn", nil, "en", ["sr-Latn", "en"]),
+        ("es-419", "pt_BR", "en", ["es-419", "pt_BR", "es", "pt", "en"]),
     ])
     func chain(device: String?, user: String?, fallback: String, expected: [String]) {
         #expect(LocaleFallback.chain(deviceLocale: device, userLocale: user, defaultLocale: fallback) == expected)
