@@ -45,7 +45,8 @@ extension TestService {
     /// Inserts a category row the way the categories API stores it.
     func category(_ id: String, document: String = "{}", archived: Bool = false) throws {
         try sql(
-            "INSERT INTO categories (id, document, archived_at) VALUES ('\(id)', '\(document)'::jsonb, "
+            "INSERT INTO categories (id, document, archived_at) VALUES ('\(id)', '\(document)'::jsonb"
+                + " || jsonb_build_object('id', '\(id)', 'archived', \(archived)), "
                 + (archived ? "now())" : "NULL)"))
     }
 
