@@ -7,11 +7,14 @@ import Foundation
 /// messages the app handles itself. `data` holds strings only. `android.priority` is `high` only for urgent
 /// visible alerts. The `apns` block obeys the APNs rules for Apple devices reached through FCM.
 ///
-/// `android.collapse_key` is set only when the push belongs to a burst (see `PushContent.collapsesBurst`):
-/// FCM stores at most 4 collapse keys per device and, beyond that, keeps an arbitrary 4, so a key per
-/// notification or per thread would make FCM discard other conversations' pending pushes. A burst's digest
-/// replaces its first alert anyway, so letting FCM keep only the newest of the two loses nothing. Replacement in
-/// the drawer works through `android.notification.tag`, which every visible notification carries.
+/// `android.collapse_key` is set only when the push belongs to a burst (see `PushContent.collapsesBurst`). FCM
+/// stores at most 4 collapse keys per device and, beyond that, keeps an arbitrary 4, so a key on every
+/// notification or thread would make FCM discard other conversations' pending pushes for an offline device.
+/// Within a burst the digest replaces the first alert anyway, so letting FCM keep only the newer of the two
+/// loses nothing; every other push stays non-collapsible (FCM stores up to 100 of those). Only more than four
+/// bursts pending at once for one offline device can still cost one of them its push (the feed keeps the
+/// notification). Replacement in the drawer works through `android.notification.tag`, which every visible
+/// notification carries.
 public enum FCMPayload {
     /// FCM rejects messages over 4096 bytes.
     public static let maxBodyBytes = 4_096
