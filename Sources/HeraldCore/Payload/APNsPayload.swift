@@ -15,20 +15,32 @@ public enum APNsPayload {
     )
         -> [String: String]
     {
+        var headers = contentHeaders(for: content)
+        headers["apns-topic"] = bundleId
+        headers["apns-id"] = NotificationIdentity.apnsId(
+            notificationId: content.notificationId, installationId: installationId, purpose: content.purpose)
+        return headers
+    }
+
+    /// The headers that follow from the content alone: push type, priority, expiration and collapse id. FCM's
+    /// `apns` override block carries exactly these, so Apple devices behind FCM get the same rules.
+    public static func contentHeaders(for content: PushContent) -> [String: String] {
         var headers: [String: String] = [
-            "apns-topic": bundleId,
-            "apns-push-type": content.purpose == .withdraw ? "background" : "alert",
+            "apns-push-type": pushType(for: content),
             "apns-priority": String(priority(for: content)),
             // Never 0: through gorush a 0 is not sent at all and APNs falls back to storing for 30 days.
             "apns-expiration": String(max(1, Int(content.expiresAt.timeIntervalSince1970.rounded(.up)))),
-            "apns-id": NotificationIdentity.apnsId(
-                notificationId: content.notificationId, installationId: installationId,
-                purpose: content.purpose),
         ]
         if content.isVisible, let collapseId = content.collapseId {
             headers["apns-collapse-id"] = CollapseIdentifier.apns(for: collapseId)
         }
         return headers
+    }
+
+    /// `background` for withdrawals (only `content-available` in `aps`); `alert` for alerts, digests and
+    /// badge-only pushes, whose `aps` carries an alert or a badge.
+    public static func pushType(for content: PushContent) -> String {
+        content.purpose == .withdraw ? "background" : "alert"
     }
 
     /// 10 only for urgent visible alerts; everything else, background always, at 5.

@@ -7,6 +7,18 @@ public enum CollapseIdentifier {
     /// WNS `X-WNS-Tag` / `X-WNS-Group` limit in alphanumeric characters.
     public static let wnsTagMaxLength = 16
 
+    /// FCM `android.collapse_key` length kept: short, since FCM stores it with every pending message.
+    public static let fcmCollapseKeyMaxLength = 32
+
+    /// An FCM `android.collapse_key`: `id` itself when it is ≤ 32 characters of ASCII letters, digits and
+    /// `-_.:`, else `h-` and 30 hex digits of its SHA-256 (stable, so a digest collapses onto its first alert).
+    public static func fcmCollapseKey(for id: String) -> String {
+        let bytes = Array(id.utf8)
+        let safe = bytes.allSatisfy { isURLSafeBase64($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") }
+        if !bytes.isEmpty, bytes.count <= fcmCollapseKeyMaxLength, safe { return id }
+        return "h-" + String(SHA256.hex(id).prefix(fcmCollapseKeyMaxLength - 2))
+    }
+
     /// `key` itself when it fits in 64 bytes, else `h-` and 62 hex digits of its SHA-256 (stable, collision-safe).
     public static func apns(for key: String) -> String {
         if !key.isEmpty, key.utf8.count <= apnsMaxBytes { return key }

@@ -5,9 +5,16 @@ import Foundation
 /// Visible notifications in `system`/`combined` mode are notification messages with an explicit
 /// `android.notification.tag` (so they can be replaced and withdrawn); `app` mode and withdrawals are data
 /// messages the app handles itself. `data` holds strings only. `android.priority` is `high` only for urgent
-/// visible alerts. The `apns` block obeys the APNs rules for Apple devices reached through FCM. No
-/// `collapse_key` is set: a device keeps only four, and collapsing would make FCM discard other threads'
-/// pending notifications; replacement works through the tag instead.
+/// visible alerts. The `apns` block obeys the APNs rules for Apple devices reached through FCM.
+///
+/// `android.collapse_key` is set only when the push belongs to a burst (see `PushContent.collapsesBurst`). FCM
+/// stores at most 4 collapse keys per device and, beyond that, keeps an arbitrary 4, so a key on every
+/// notification or thread would make FCM discard other conversations' pending pushes for an offline device.
+/// Within a burst the digest replaces the first alert anyway, so letting FCM keep only the newer of the two
+/// loses nothing; every other push stays non-collapsible (FCM stores up to 100 of those). Only more than four
+/// bursts pending at once for one offline device can still cost one of them its push (the feed keeps the
+/// notification). Replacement in the drawer works through `android.notification.tag`, which every visible
+/// notification carries.
 public enum FCMPayload {
     /// FCM rejects messages over 4096 bytes.
     public static let maxBodyBytes = 4_096
@@ -47,6 +54,7 @@ public enum FCMPayload {
             "priority": .string(content.isUrgent ? "high" : "normal"),
             "ttl": .string("\(min(content.ttlSeconds, maxTTLSeconds))s"),
         ]
+        if let key = collapseKey(for: content) { android["collapse_key"] = .string(key) }
         let aps = apsBlock(for: content, title: title, body: body)
         switch content.purpose {
         case .alert, .digest:
@@ -68,10 +76,16 @@ public enum FCMPayload {
         message["data"] = .object(data.mapValues(JSONValue.string))
         message["android"] = .object(android)
         message["apns"] = .object([
-            "headers": .object(apnsHeaders(for: content).mapValues(JSONValue.string)),
+            "headers": .object(APNsPayload.contentHeaders(for: content).mapValues(JSONValue.string)),
             "payload": .object(["aps": .object(aps)]),
         ])
         return .object(["message": .object(message)])
+    }
+
+    /// The `android.collapse_key`: only for pushes of a burst, derived from the burst's collapse id.
+    public static func collapseKey(for content: PushContent) -> String? {
+        guard content.collapsesBurst, let collapseId = content.collapseId else { return nil }
+        return CollapseIdentifier.fcmCollapseKey(for: collapseId)
     }
 
     /// Cost of one id inside the JSON array that is itself carried as a data string: escaped twice, plus a comma.
@@ -93,20 +107,11 @@ public enum FCMPayload {
         if let tag = content.collapseId { notification["tag"] = .string(tag) }
         if let channel = content.androidChannelId { notification["channel_id"] = .string(channel) }
         if let badge = content.badge { notification["notification_count"] = .int(max(0, badge)) }
-        if !content.silenced { notification["default_sound"] = .bool(true) }
-        return notification
-    }
-
-    private static func apnsHeaders(for content: PushContent) -> [String: String] {
-        var headers: [String: String] = [
-            "apns-push-type": content.purpose == .withdraw ? "background" : "alert",
-            "apns-priority": String(APNsPayload.priority(for: content)),
-            "apns-expiration": String(max(1, Int(content.expiresAt.timeIntervalSince1970.rounded(.up)))),
-        ]
-        if content.isVisible, let collapseId = content.collapseId {
-            headers["apns-collapse-id"] = CollapseIdentifier.apns(for: collapseId)
+        // Passive alerts stay quiet on every platform, as APNs, Web Push and WNS already do.
+        if !content.silenced, content.interruptionLevel != .passive {
+            notification["default_sound"] = .bool(true)
         }
-        return headers
+        return notification
     }
 
     /// The `aps` dictionary for Apple devices behind FCM; in `system`/`combined` the alert text comes from the

@@ -87,6 +87,20 @@ public struct PushContent: Sendable, Hashable {
     /// Whether the push shows something to the user.
     public var isVisible: Bool { purpose == .alert || purpose == .digest }
 
+    /// Whether the collapse id names a burst (a category's collapse template or a digest preference) rather than
+    /// this one notification, so a digest will replace the push in place.
+    ///
+    /// A digest always belongs to a burst. A single alert of a category that does not collapse uses its own
+    /// notification id as its collapse id; the first alert of a burst uses the burst's id instead.
+    public var collapsesBurst: Bool {
+        guard let collapseId, !collapseId.isEmpty else { return false }
+        switch purpose {
+        case .digest: return true
+        case .alert: return collapseId != notificationId
+        case .withdraw, .badge: return false
+        }
+    }
+
     /// The interruption level actually sent: quiet hours make it passive.
     public var effectiveInterruptionLevel: Category.InterruptionLevel {
         silenced ? .passive : interruptionLevel

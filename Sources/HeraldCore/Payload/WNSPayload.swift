@@ -6,8 +6,12 @@ public enum WNSPayload {
     /// WNS rejects payloads over 5000 bytes.
     public static let maxBodyBytes = 5_000
 
-    /// Headers: `X-WNS-Type` with its matching `Content-Type`, `X-WNS-TTL`, and a tag/group (≤ 16 alphanumerics)
-    /// so the toast can be replaced or removed.
+    /// Headers: `X-WNS-Type` with its matching `Content-Type`, `X-WNS-TTL`, and a tag (≤ 16 alphanumerics) so
+    /// the toast can be replaced or removed.
+    ///
+    /// No `X-WNS-Group` is sent: Windows identifies a toast by tag and group together, so a group taken from the
+    /// thread would stop a digest (which spans a burst, not a thread) from replacing the burst's first toast, and a
+    /// withdrawal, which knows only collapse ids, could not name the toast it removes.
     public static func headers(for content: PushContent) -> [String: String] {
         var headers: [String: String] = ["X-WNS-TTL": String(content.ttlSeconds)]
         switch content.purpose {
@@ -16,9 +20,6 @@ public enum WNSPayload {
             headers["Content-Type"] = "text/xml"
             if let collapseId = content.collapseId {
                 headers["X-WNS-Tag"] = CollapseIdentifier.wnsTag(for: collapseId)
-            }
-            if let threadId = content.threadId {
-                headers["X-WNS-Group"] = CollapseIdentifier.wnsTag(for: threadId)
             }
         case .badge:
             headers["X-WNS-Type"] = "wns/badge"
