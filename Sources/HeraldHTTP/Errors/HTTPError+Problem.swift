@@ -14,9 +14,16 @@ extension HTTPError {
         if let instance { members["instance"] = .string(instance) }
         if let pointer { members["pointer"] = .string(pointer) }
         if !errors.isEmpty {
-            members["errors"] = .array(
-                errors.map { .object(["pointer": .string($0.pointer), "detail": .string($0.detail)]) })
+            members["errors"] = .array(errors.map(Self.member))
         }
+        return .object(members)
+    }
+
+    /// One entry of `errors`; `code` and `offset` appear only when known.
+    private static func member(_ error: FieldError) -> JSONValue {
+        var members: [String: JSONValue] = ["pointer": .string(error.pointer), "detail": .string(error.detail)]
+        if let code = error.code { members["code"] = .string(code) }
+        if let offset = error.offset { members["offset"] = .int(offset) }
         return .object(members)
     }
 }

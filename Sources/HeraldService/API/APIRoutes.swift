@@ -6,6 +6,7 @@ enum APIRoutes {
         var router = Router()
         OperationsAPI.register(on: &router, context: context)
         APIKeysAPI.register(on: &router, context: context)
+        CategoriesAPI.register(on: &router, context: context)
         PipelineRoutes.register(on: &router, context: context)
         return router
     }

@@ -1,0 +1,125 @@
+import Foundation
+import HeraldCore
+import HeraldHTTP
+import HeraldText
+
+/// Renders a category for one imaginary recipient with one device, through the real decider and payload builders,
+/// so the preview shows exactly the text and the platform request the pipeline would queue.
+///
+/// One event renders the alert; a count above one renders the digest of a burst of that many events closing now.
+/// The recipient has no quiet hours, mutes or history, and has the category switched on.
+struct CategoryPreview {
+    static let userId = "preview-user"
+
+    let renderer: ICUMessageRenderer
+    let zones: any ZoneDirectory
+
+    /// The preview of `category` for `request` at `now`, as the response document.
+    func render(_ category: Category, request: PreviewRequest, now: Date) -> HeraldHTTP.JSONValue {
+        var category = category
+        // An archived category still previews: that is how one checks it before restoring it.
+        category.archived = false
+        let recorder = RecordingRenderer(base: renderer)
+        let decider = Decider(zones: zones, renderer: recorder)
+        let state = RecipientState(
+            profile: UserProfile(id: Self.userId, timeZone: request.timeZone), preference: .on,
+            devices: [device(for: request, now: now)], unreadCount: request.count > 1 ? request.count : 0)
+        let deliveries: [Delivery]
+        let outcome: Outcome?
+        if request.count == 1 {
+            let result = decider.decide(
+                event: event(category: category, request: request, now: now), category: category,
+                recipients: [Self.userId], states: [Self.userId: state], now: now)
+            deliveries = result.deliveries
+            outcome = result.decisions.first?.outcome
+        } else {
+            let result = decider.windowClosed(
+                group: burst(category: category, request: request, now: now), category: category, state: state,
+                now: now)
+            deliveries = result.deliveries
+            outcome = result.outcome
+        }
+        let chain = HeraldCore.LocaleFallback.chain(
+            deviceLocale: request.locale, userLocale: nil, defaultLocale: category.defaultLocale)
+        let texts = PreviewTexts(records: recorder.calls, category: category, digest: request.count > 1)
+        var members: [String: HeraldHTTP.JSONValue] = [
+            "category_id": .string(category.id),
+            "purpose": .string(request.count > 1 ? "digest" : "alert"),
+            "count": .int(request.count),
+            "locale_requested": .string(request.locale ?? category.defaultLocale),
+            "locale_chain": .array(chain.map(HeraldHTTP.JSONValue.string)),
+            "locale": texts.locale.map(HeraldHTTP.JSONValue.string) ?? .null,
+            "title": texts.title.map(HeraldHTTP.JSONValue.string) ?? .null,
+            "body": texts.body.map(HeraldHTTP.JSONValue.string) ?? .null,
+            "missing_arguments": .array(texts.missing.map(HeraldHTTP.JSONValue.string)),
+            "mismatched_arguments": .array(texts.mismatched.map(HeraldHTTP.JSONValue.string)),
+            "fields": .array(texts.fields.map(\.json)),
+            "outcome": outcome.map { .string($0.rawValue) } ?? .null,
+            "payload": deliveries.first.map(Self.payload) ?? .null,
+        ]
+        if texts.title == nil, texts.body == nil {
+            // The decider never sends an empty alert: it falls back to the category's name.
+            members["body"] = .string(category.name)
+        }
+        return .object(members)
+    }
+
+    private func device(for request: PreviewRequest, now: Date) -> Device {
+        let token: String
+        var keys: Device.WebPushKeys?
+        switch request.platform {
+        case .apns: token = String(repeating: "0", count: 64)
+        case .fcm: token = "preview-fcm-registration-token"
+        case .webpush:
+            token = "https://push.example.net/send/preview"
+            keys = Device.WebPushKeys(p256dh: "preview-p256dh", auth: "preview-auth")
+        case .wns: token = "https://wns.example.net/?token=preview"
+        }
+        return Device(
+            installationId: "preview-device", userId: Self.userId, platform: request.platform, token: token,
+            webPushKeys: keys, appId: request.appId, locale: request.locale,
+            appBuildsNotifications: request.appBuildsNotifications, lastRegisteredAt: now)
+    }
+
+    private func event(category: Category, request: PreviewRequest, now: Date) -> Event {
+        Event(
+            id: "preview-event", category: category.id, recipients: Event.Recipients(userIds: [Self.userId]),
+            actor: request.actors.isEmpty ? nil : "preview-actor-0", actorName: request.actors.first,
+            threadId: request.threadId, itemId: request.itemId, data: request.data, occurredAt: now)
+    }
+
+    /// A burst of `request.count` events that began one window ago and is closing now.
+    private func burst(category: Category, request: PreviewRequest, now: Date) -> CollapseGroup {
+        let sample = event(category: category, request: request, now: now)
+        let key = Decider.collapseKeys(for: sample, category: category).first ?? Decider.digestKey(for: category)
+        let window = TimeInterval(category.collapse?.windowSeconds ?? DeciderConfig().digestWindowSeconds)
+        let start = now - window
+        var group = CollapseGroup(userId: Self.userId, key: key)
+        for index in 0..<request.count {
+            let actor = request.actors.isEmpty ? nil : index % request.actors.count
+            let item = CollapsedItem(
+                eventId: "preview-event-\(index + 1)", itemId: request.itemId,
+                actor: actor.map { "preview-actor-\($0)" }, actorName: actor.map { request.actors[$0] },
+                occurredAt: start, expiresAt: now + TimeInterval(category.ttlSeconds))
+            _ = group.eventHeldBack(item, window: window, at: start)
+        }
+        return group
+    }
+
+    /// A queued delivery as the preview shows it: the exact headers and body, and the body parsed when it is JSON.
+    static func payload(_ delivery: Delivery) -> HeraldHTTP.JSONValue {
+        var members: [String: HeraldHTTP.JSONValue] = [
+            "platform": .string(delivery.platform.rawValue),
+            "kind": .string(delivery.kind.rawValue),
+            "headers": .object(delivery.headers.mapValues(HeraldHTTP.JSONValue.string)),
+            "body": .string(delivery.bodyText),
+            "body_bytes": .int(delivery.body.count),
+            "collapse_id": delivery.collapseId.map(HeraldHTTP.JSONValue.string) ?? .null,
+            "priority": .int(delivery.priority),
+            "expires_at": .string(JSONCoders.formatISO8601(delivery.expiresAt)),
+            "available_at": .string(JSONCoders.formatISO8601(delivery.availableAt)),
+        ]
+        if let parsed = try? HeraldHTTP.JSONValue(parsing: delivery.body) { members["body_json"] = parsed }
+        return .object(members)
+    }
+}

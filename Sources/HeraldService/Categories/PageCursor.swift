@@ -1,0 +1,43 @@
+import HeraldCore
+import HeraldHTTP
+
+/// Opaque paging cursors: the position after the last item of a page, tagged with what it pages through so a
+/// cursor from one list is refused by another. Clients must not build them; the format may change.
+enum PageCursor {
+    /// The cursor after the category `id`.
+    static func category(after id: String) -> String { Base64URL.encode(Array(("c1:" + id).utf8)) }
+
+    /// The cursor after history version `version`.
+    static func history(after version: Int) -> String { Base64URL.encode(Array("h1:\(version)".utf8)) }
+
+    /// The category id a cursor points after; 400 for anything this service did not issue.
+    static func categoryId(from cursor: String) throws(HTTPError) -> String {
+        guard let text = decode(cursor, tag: "c1:"), CategoryRules.isSlug(text) else { throw invalid }
+        return text
+    }
+
+    /// The history version a cursor points after; 400 for anything this service did not issue.
+    static func historyVersion(from cursor: String) throws(HTTPError) -> Int {
+        guard let text = decode(cursor, tag: "h1:"), let version = Int(text), version >= 0 else { throw invalid }
+        return version
+    }
+
+    /// `limit` from the query: 1 to `maximum`, `defaultValue` when absent.
+    static func limit(_ request: HTTPRequest, defaultValue: Int, maximum: Int) throws(HTTPError) -> Int {
+        guard let text = request.query("limit") else { return defaultValue }
+        guard let limit = Int(text), (1...maximum).contains(limit) else {
+            throw HTTPError.badRequest("limit must be an integer from 1 to \(maximum).", type: "invalid-query")
+        }
+        return limit
+    }
+
+    private static func decode(_ cursor: String, tag: String) -> String? {
+        guard cursor.utf8.count <= 200, let bytes = Base64URL.decode(cursor) else { return nil }
+        guard let text = String(validating: bytes, as: UTF8.self), text.hasPrefix(tag) else { return nil }
+        return String(text.dropFirst(tag.count))
+    }
+
+    private static var invalid: HTTPError {
+        HTTPError.badRequest("The cursor is not one this list issued; start again without it.", type: "invalid-cursor")
+    }
+}
