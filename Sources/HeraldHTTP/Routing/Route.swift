@@ -12,14 +12,18 @@ public struct Route: Sendable {
     public let auth: AuthRequirement
     /// The handler.
     public let handler: HTTPHandler
+    /// The largest body this route accepts, in place of the server-wide limit; nil uses the server's limit.
+    public let maxBodyBytes: Int?
 
-    /// Creates a route.
+    /// Creates a route; `maxBodyBytes` overrides the server's body limit for this route alone.
     public init(
-        _ method: HTTPMethod, _ template: String, auth: AuthRequirement, handler: @escaping HTTPHandler
+        _ method: HTTPMethod, _ template: String, auth: AuthRequirement, maxBodyBytes: Int? = nil,
+        handler: @escaping HTTPHandler
     ) {
         self.method = method
         self.pattern = RoutePattern(template)
         self.auth = auth
+        self.maxBodyBytes = maxBodyBytes
         self.handler = handler
     }
 }

@@ -26,11 +26,12 @@ public struct Router: Sendable {
         routes.append(route)
     }
 
-    /// Adds a route for `method` and `template`.
+    /// Adds a route for `method` and `template`; `maxBodyBytes` overrides the server's body limit for it.
     public mutating func add(
-        _ method: HTTPMethod, _ template: String, auth: AuthRequirement, handler: @escaping HTTPHandler
+        _ method: HTTPMethod, _ template: String, auth: AuthRequirement, maxBodyBytes: Int? = nil,
+        handler: @escaping HTTPHandler
     ) {
-        add(Route(method, template, auth: auth, handler: handler))
+        add(Route(method, template, auth: auth, maxBodyBytes: maxBodyBytes, handler: handler))
     }
 
     /// Adds a GET route (HEAD is answered by it too).
@@ -40,11 +41,11 @@ public struct Router: Sendable {
         add(.get, template, auth: auth, handler: handler)
     }
 
-    /// Adds a POST route.
+    /// Adds a POST route; `maxBodyBytes` overrides the server's body limit for it.
     public mutating func post(
-        _ template: String, auth: AuthRequirement, handler: @escaping HTTPHandler
+        _ template: String, auth: AuthRequirement, maxBodyBytes: Int? = nil, handler: @escaping HTTPHandler
     ) {
-        add(.post, template, auth: auth, handler: handler)
+        add(.post, template, auth: auth, maxBodyBytes: maxBodyBytes, handler: handler)
     }
 
     /// Adds a PUT route.
@@ -98,6 +99,12 @@ public struct Router: Sendable {
             allowed.append(.head)
         }
         return .methodNotAllowed(allowed: allowed.sorted { $0.rawValue < $1.rawValue })
+    }
+
+    /// The body limit of the route that would answer `method` and `path`, when that route sets its own.
+    public func bodyLimit(method: HTTPMethod, path: String) -> Int? {
+        guard case .matched(let route, _) = resolve(method: method, path: path) else { return nil }
+        return route.maxBodyBytes
     }
 
     /// Splits a path into percent-decoded segments; a decoded `/` stays inside its segment.

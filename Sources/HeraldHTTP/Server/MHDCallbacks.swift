@@ -38,7 +38,7 @@ func heraldAccess(
     let state = Unmanaged<RequestState>.fromOpaque(requestSlot.pointee!).takeUnretainedValue()
     if !state.prepared {
         prepare(state, connection: connection, method: method, server: server)
-        if expectsOversizedBody(state, limit: server.configuration.maxBodyBytes) {
+        if expectsOversizedBody(state, limit: state.bodyLimit) {
             // The client waits for 100 Continue before sending, so answering now spares the upload.
             state.bodyTooLarge = true
             state.active = true
@@ -50,7 +50,7 @@ func heraldAccess(
     let chunkSize = uploadDataSize.pointee
     if chunkSize > 0 {
         if !state.bodyTooLarge, let uploadData {
-            if state.body.count + chunkSize > server.configuration.maxBodyBytes {
+            if state.body.count + chunkSize > state.bodyLimit {
                 // Keep reading and discarding so the 413 reaches a client that is still sending.
                 state.bodyTooLarge = true
                 state.body = []
@@ -142,6 +142,10 @@ private func prepare(
     let opaque = Unmanaged.passUnretained(state).toOpaque()
     MHD_get_connection_values(connection, .HEADER_KIND, heraldCollectHeader, opaque)
     state.requestID = RequestID.accepting(state.headers["x-request-id"])
+    // A route may accept larger (or only smaller) bodies than the server-wide limit, e.g. bulk imports.
+    let (path, _) = HTTPRequest.split(target: state.target)
+    state.bodyLimit =
+        server.dispatcher.router.bodyLimit(method: state.method, path: path) ?? server.configuration.maxBodyBytes
     if let connection {
         let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
         state.remoteAddress = server.addresses.withLock { $0.byConnection[key] }
@@ -172,7 +176,7 @@ private func respondTooLarge(
 {
     let (path, _) = HTTPRequest.split(target: state.target)
     var response = HTTPResponse.problem(
-        .contentTooLarge(limit: server.configuration.maxBodyBytes), instance: path,
+        .contentTooLarge(limit: state.bodyLimit), instance: path,
         requestID: state.requestID)
     response.headers.set("X-Request-Id", state.requestID)
     // The rest of an oversized body is not worth reading on this connection.

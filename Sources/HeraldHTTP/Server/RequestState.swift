@@ -12,6 +12,8 @@ final class RequestState {
     var headers = HTTPHeaders()
     var body: [UInt8] = []
     var bodyTooLarge = false
+    /// The body limit that applies: the matched route's own, else the server's.
+    var bodyLimit = 0
     var requestID = ""
     var remoteAddress: String?
 

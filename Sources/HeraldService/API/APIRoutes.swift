@@ -7,6 +7,7 @@ enum APIRoutes {
         OperationsAPI.register(on: &router, context: context)
         APIKeysAPI.register(on: &router, context: context)
         CategoriesAPI.register(on: &router, context: context)
+        RecipientRoutes.register(on: &router, context: context)
         PipelineRoutes.register(on: &router, context: context)
         return router
     }

@@ -1,0 +1,19 @@
+import Foundation
+import HeraldCore
+
+/// What registering a device did.
+public struct DeviceRegistration: Sendable, Hashable {
+    /// The device as stored now.
+    public var record: DeviceRecord
+    /// Whether the installation is new.
+    public var created: Bool
+    /// Installations that held the same token before and were removed (one token, one owner).
+    public var displacedInstallations: [String]
+
+    /// Creates a result.
+    public init(record: DeviceRecord, created: Bool, displacedInstallations: [String]) {
+        self.record = record
+        self.created = created
+        self.displacedInstallations = displacedInstallations
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import HeraldCore
+
+/// The SQL of devices: registration (token rotation and moves), sign-out, reads, and the batch load of active
+/// devices for the decision pipeline.
+public enum DeviceRepository {
+    // Another installation holding the same token loses it: the token moved with a reinstall, a restored backup or
+    // a new account on the same phone. The removal is recorded like every other deactivation.
+    static let displaceQuery = Query(
+        name: "devices_displace",
+        sql: """
+            WITH moved AS (
+                DELETE FROM devices WHERE platform = $1 AND token = $2 AND installation_id <> $3
+                RETURNING installation_id, user_id, platform, token
+            )
+            INSERT INTO device_deactivations (installation_id, user_id, platform, token_sha256, cause, reason,
+                                              recorded_at)
+            SELECT installation_id, user_id, platform, encode(sha256(convert_to(token, 'UTF8')), 'hex'),
+                   'token_moved', 'token registered by another installation', $4
+            FROM moved
+            RETURNING installation_id
+            """)
+    static let upsertQuery = Query(
+        name: "devices_upsert",
+        sql: """
+            INSERT INTO devices (installation_id, user_id, platform, token, web_push_p256dh, web_push_auth,
+                                 environment, app_id, locale, app_version, app_builds_notifications, active,
+                                 last_registered_at, created_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, true, $12, $12)
+            ON CONFLICT (installation_id) DO UPDATE SET
+                user_id = EXCLUDED.user_id, platform = EXCLUDED.platform, token = EXCLUDED.token,
+                web_push_p256dh = EXCLUDED.web_push_p256dh, web_push_auth = EXCLUDED.web_push_auth,
+                environment = EXCLUDED.environment, app_id = EXCLUDED.app_id, locale = EXCLUDED.locale,
+                app_version = EXCLUDED.app_version, app_builds_notifications = EXCLUDED.app_builds_notifications,
+                active = true, deactivated_at = NULL, deactivation_reason = NULL,
+                last_registered_at = EXCLUDED.last_registered_at
+            RETURNING installation_id, user_id, platform, token, web_push_p256dh, web_push_auth, environment, app_id,
+                      locale, app_version, app_builds_notifications, active, last_registered_at, created_at,
+                      deactivated_at, deactivation_reason, (xmax = 0) AS created
+            """)
+    static let removeQuery = Query(
+        name: "devices_remove",
+        sql: """
+            WITH gone AS (
+                DELETE FROM devices WHERE installation_id = $1
+                RETURNING installation_id, user_id, platform, token
+            )
+            INSERT INTO device_deactivations (installation_id, user_id, platform, token_sha256, cause, reason,
+                                              recorded_at)
+            SELECT installation_id, user_id, platform, encode(sha256(convert_to(token, 'UTF8')), 'hex'),
+                   'signed_out', 'signed out', $2
+            FROM gone
+            RETURNING installation_id
+            """)
+    static let findQuery = Query(
+        name: "devices_find",
+        sql: """
+            SELECT installation_id, user_id, platform, token, web_push_p256dh, web_push_auth, environment, app_id,
+                   locale, app_version, app_builds_notifications, active, last_registered_at, created_at,
+                   deactivated_at, deactivation_reason
+            FROM devices WHERE installation_id = $1
+            """)
+    static let byUserQuery = Query(
+        name: "devices_by_user",
+        sql: """
+            SELECT installation_id, user_id, platform, token, web_push_p256dh, web_push_auth, environment, app_id,
+                   locale, app_version, app_builds_notifications, active, last_registered_at, created_at,
+                   deactivated_at, deactivation_reason
+            FROM devices WHERE user_id = $1 ORDER BY created_at, installation_id
+            """)
+    static let activeBatchQuery = Query(
+        name: "devices_active_batch",
+        sql: """
+            SELECT installation_id, user_id, platform, token, web_push_p256dh, web_push_auth, environment, app_id,
+                   locale, app_version, app_builds_notifications, active, last_registered_at, created_at,
+                   deactivated_at, deactivation_reason
+            FROM devices WHERE user_id = ANY($1::text[]) AND active ORDER BY user_id, created_at, installation_id
+            """)
+
+    /// Registers `device` at `now`: creates its user if needed, takes its token away from any other installation,
+    /// and creates or replaces the installation (a new token replaces the old one; a deactivated device becomes
+    /// active again). Runs in one transaction, retried when a concurrent registration of the same token wins.
+    public static func register(
+        _ device: Device, now: Date, on connection: PostgresConnection
+    ) throws
+        -> DeviceRegistration
+    {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try connection.transaction { connection in
+                    try UserRepository.ensure(id: device.userId, now: now, on: connection)
+                    let displaced = try connection.query(
+                        displaceQuery, [device.platform.rawValue, device.token, device.installationId, now]
+                    ).map { try $0.string(0) }
+                    let row = try connection.query(
+                        upsertQuery,
+                        [
+                            device.installationId, device.userId, device.platform.rawValue, device.token,
+                            device.webPushKeys?.p256dh, device.webPushKeys?.auth, device.environment.rawValue,
+                            device.appId, device.locale, device.appVersion, device.appBuildsNotifications, now,
+                        ]
+                    ).single()
+                    return DeviceRegistration(
+                        record: try record(row), created: try row.bool("created"), displacedInstallations: displaced)
+                }
+            } catch let error as PostgresError
+                where attempt < 3 && (error.kind == .uniqueViolation || error.isRetryable)
+            {
+                // Two installations registered the same token at once; the next attempt displaces the winner.
+                continue
+            }
+        }
+    }
+
+    /// Removes installation `installationId` at once (sign-out) and records why; returns whether it existed.
+    public static func remove(installationId: String, now: Date, on connection: PostgresConnection) throws -> Bool {
+        !(try connection.query(removeQuery, [installationId, now]).isEmpty)
+    }
+
+    /// The installation `installationId`, if registered.
+    public static func find(installationId: String, on connection: PostgresConnection) throws -> DeviceRecord? {
+        try connection.query(findQuery, [installationId]).first.map(record)
+    }
+
+    /// Every device of user `userId`, active or not, oldest first.
+    public static func devices(userId: String, on connection: PostgresConnection) throws -> [DeviceRecord] {
+        try connection.query(byUserQuery, [userId]).map(record)
+    }
+
+    /// The active devices of the users among `userIds`, keyed by user id, in one statement.
+    public static func activeDevices(
+        userIds: [String], on connection: PostgresConnection
+    ) throws
+        -> [String: [Device]]
+    {
+        guard !userIds.isEmpty else { return [:] }
+        var devices: [String: [Device]] = [:]
+        for row in try connection.query(activeBatchQuery, [UserIDArray(userIds)]) {
+            let device = try record(row).device
+            devices[device.userId, default: []].append(device)
+        }
+        return devices
+    }
+
+    static func record(_ row: PostgresRow) throws -> DeviceRecord {
+        guard let platform = Device.Platform(rawValue: try row.string("platform")),
+            let environment = Device.Environment(rawValue: try row.string("environment"))
+        else { throw PostgresError(kind: .decoding, message: "unknown device platform or environment") }
+        var keys: Device.WebPushKeys?
+        if let p256dh = try row.decode(String?.self, "web_push_p256dh"),
+            let auth = try row.decode(String?.self, "web_push_auth")
+        {
+            keys = Device.WebPushKeys(p256dh: p256dh, auth: auth)
+        }
+        let device = Device(
+            installationId: try row.string("installation_id"), userId: try row.string("user_id"), platform: platform,
+            token: try row.string("token"), webPushKeys: keys, environment: environment,
+            appId: try row.string("app_id"), locale: try row.decode(String?.self, "locale"),
+            appVersion: try row.decode(String?.self, "app_version"),
+            appBuildsNotifications: try row.bool("app_builds_notifications"), active: try row.bool("active"),
+            lastRegisteredAt: try row.date("last_registered_at"))
+        return DeviceRecord(
+            device: device, createdAt: try row.date("created_at"),
+            deactivatedAt: try row.decode(Date?.self, "deactivated_at"),
+            deactivationReason: try row.decode(String?.self, "deactivation_reason"))
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import HeraldCore
+
+/// What one dead-token report did.
+public struct FeedbackResult: Sendable, Hashable {
+    /// The outcome.
+    public var outcome: FeedbackOutcome
+    /// The installation the report resolved to, when a device was found.
+    public var installationId: String?
+
+    /// Creates a result.
+    public init(outcome: FeedbackOutcome, installationId: String?) {
+        self.outcome = outcome
+        self.installationId = installationId
+    }
+}
+
+/// The SQL of dead-token feedback: lock the device, decide with `FeedbackOutcome.decide`, deactivate and record.
+public enum FeedbackRepository {
+    static let lockByInstallation = Query(
+        name: "feedback_lock_installation",
+        sql: """
+            SELECT installation_id, active, last_registered_at FROM devices WHERE installation_id = $1 FOR UPDATE
+            """)
+    static let lockByToken = Query(
+        name: "feedback_lock_token",
+        sql: """
+            SELECT installation_id, active, last_registered_at FROM devices
+            WHERE platform = $1 AND token = $2 FOR UPDATE
+            """)
+    static let deactivateQuery = Query(
+        name: "feedback_deactivate",
+        sql: """
+            WITH dead AS (
+                UPDATE devices SET active = false, deactivated_at = $2, deactivation_reason = $3
+                WHERE installation_id = $1
+                RETURNING installation_id, user_id, platform, token
+            )
+            INSERT INTO device_deactivations (installation_id, user_id, platform, token_sha256, cause, reason,
+                                              failed_at, recorded_at)
+            SELECT installation_id, user_id, platform, encode(sha256(convert_to(token, 'UTF8')), 'hex'),
+                   'feedback', $3, $4, $2
+            FROM dead
+            """)
+
+    /// The longest reason stored; longer ones (FCM messages) are cut.
+    public static let maxReasonLength = 200
+
+    /// Applies each report in its own short transaction (so concurrent reports never deadlock on each other's
+    /// locks) and returns one result per report, in order.
+    public static func apply(
+        _ reports: [FeedbackReport], now: Date, on connection: PostgresConnection
+    ) throws -> [FeedbackResult] {
+        try reports.map { report in
+            try connection.transaction { connection in try apply(report, now: now, on: connection) }
+        }
+    }
+
+    static func apply(_ report: FeedbackReport, now: Date, on connection: PostgresConnection) throws -> FeedbackResult {
+        let rows: PostgresResult
+        switch report.target {
+        case .installation(let id): rows = try connection.query(lockByInstallation, [id])
+        case .token(let platform, let token): rows = try connection.query(lockByToken, [platform.rawValue, token])
+        }
+        guard let row = rows.first else { return FeedbackResult(outcome: .unknownDevice, installationId: nil) }
+        let installationId = try row.string("installation_id")
+        let outcome = FeedbackOutcome.decide(
+            reasonClass: report.reasonClass, failedAt: report.failedAt,
+            device: (active: try row.bool("active"), lastRegisteredAt: try row.date("last_registered_at")))
+        if outcome == .deactivated {
+            // Control characters (NUL cannot be stored at all) become spaces; the length counts code points.
+            let scalars = report.reason.unicodeScalars.prefix(maxReasonLength).map { $0.value < 0x20 ? " " : $0 }
+            var reason = String(String.UnicodeScalarView(scalars))
+            if reason.trimmingCharacters(in: .whitespaces).isEmpty { reason = "unspecified" }
+            try connection.execute(deactivateQuery, [installationId, now, reason, report.failedAt])
+        }
+        return FeedbackResult(outcome: outcome, installationId: installationId)
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import HeraldCore
+
+/// How many rows a bulk import wrote.
+public struct ImportCounts: Sendable, Hashable {
+    /// Users created or replaced (a user on several lines counts once: the last line wins).
+    public var users: Int
+    /// Devices created or replaced.
+    public var devices: Int
+    /// Installations removed because an imported device took their token.
+    public var displacedDevices: Int
+
+    /// Creates counts.
+    public init(users: Int, devices: Int, displacedDevices: Int) {
+        self.users = users
+        self.devices = devices
+        self.displacedDevices = displacedDevices
+    }
+}
+
+/// Bulk import of users and their devices: rows stream through COPY into a session-local staging table, then a few
+/// set-based statements upsert them, all in one transaction. Duplicates inside one import resolve to the last line.
+public enum ImportRepository {
+    // Temporary tables live as long as the pooled session; ON COMMIT DELETE ROWS empties them after every import.
+    static let createStaging = Query(
+        unsafeSQL: """
+            CREATE TEMP TABLE IF NOT EXISTS import_rows (
+                line integer NOT NULL, kind "char" NOT NULL, user_id text COLLATE "C" NOT NULL,
+                locale text, time_zone text, quiet_start smallint, quiet_end smallint, quiet_days smallint,
+                badge boolean, installation_id text COLLATE "C", platform text, token text COLLATE "C",
+                p256dh text, auth text, environment text, app_id text, device_locale text, app_version text,
+                app_builds boolean
+            ) ON COMMIT DELETE ROWS;
+            CREATE TEMP TABLE IF NOT EXISTS import_devices (
+                line integer NOT NULL, installation_id text COLLATE "C" NOT NULL, user_id text COLLATE "C" NOT NULL,
+                platform text NOT NULL, token text COLLATE "C" NOT NULL, p256dh text, auth text,
+                environment text NOT NULL, app_id text NOT NULL, device_locale text, app_version text,
+                app_builds boolean NOT NULL
+            ) ON COMMIT DELETE ROWS;
+            """, name: "import_create_staging")
+    static let copyRows = Query(
+        name: "import_copy",
+        sql: """
+            COPY import_rows (line, kind, user_id, locale, time_zone, quiet_start, quiet_end, quiet_days, badge,
+                              installation_id, platform, token, p256dh, auth, environment, app_id, device_locale,
+                              app_version, app_builds) FROM STDIN
+            """)
+    // Temporary tables are never analysed automatically; without statistics the joins below may plan badly.
+    static let analyzeRows = Query(unsafeSQL: "ANALYZE import_rows", name: "import_analyze_rows")
+    static let analyzeDevices = Query(unsafeSQL: "ANALYZE import_devices", name: "import_analyze_devices")
+    static let upsertUsers = Query(
+        name: "import_upsert_users",
+        sql: """
+            INSERT INTO users (id, locale, time_zone, quiet_start_minute, quiet_end_minute, quiet_days, badge,
+                               created_at, updated_at)
+            SELECT DISTINCT ON (user_id) user_id, locale, time_zone, quiet_start, quiet_end, quiet_days, badge, $1, $1
+            FROM import_rows WHERE kind = 'u' ORDER BY user_id, line DESC
+            ON CONFLICT (id) DO UPDATE SET
+                locale = EXCLUDED.locale, time_zone = EXCLUDED.time_zone,
+                quiet_start_minute = EXCLUDED.quiet_start_minute, quiet_end_minute = EXCLUDED.quiet_end_minute,
+                quiet_days = EXCLUDED.quiet_days, badge = EXCLUDED.badge, updated_at = EXCLUDED.updated_at
+            """)
+    // The last line wins per installation, then per token, so the upsert below never meets one key twice.
+    static let stageDevices = Query(
+        name: "import_stage_devices",
+        sql: """
+            INSERT INTO import_devices
+            SELECT DISTINCT ON (platform, token) * FROM (
+                SELECT DISTINCT ON (installation_id) line, installation_id, user_id, platform, token, p256dh, auth,
+                       environment, app_id, device_locale, app_version, app_builds
+                FROM import_rows WHERE kind = 'd' ORDER BY installation_id, line DESC
+            ) latest
+            ORDER BY platform, token, line DESC
+            """)
+    static let displaceDevices = Query(
+        name: "import_displace_devices",
+        sql: """
+            WITH moved AS (
+                DELETE FROM devices d USING import_devices i
+                WHERE d.platform = i.platform AND d.token = i.token AND d.installation_id <> i.installation_id
+                RETURNING d.installation_id, d.user_id, d.platform, d.token
+            )
+            INSERT INTO device_deactivations (installation_id, user_id, platform, token_sha256, cause, reason,
+                                              recorded_at)
+            SELECT installation_id, user_id, platform, encode(sha256(convert_to(token, 'UTF8')), 'hex'),
+                   'token_moved', 'token registered by another installation', $1
+            FROM moved
+            """)
+    static let upsertDevices = Query(
+        name: "import_upsert_devices",
+        sql: """
+            INSERT INTO devices (installation_id, user_id, platform, token, web_push_p256dh, web_push_auth,
+                                 environment, app_id, locale, app_version, app_builds_notifications, active,
+                                 last_registered_at, created_at)
+            SELECT installation_id, user_id, platform, token, p256dh, auth, environment, app_id, device_locale,
+                   app_version, app_builds, true, $1, $1
+            FROM import_devices
+            ON CONFLICT (installation_id) DO UPDATE SET
+                user_id = EXCLUDED.user_id, platform = EXCLUDED.platform, token = EXCLUDED.token,
+                web_push_p256dh = EXCLUDED.web_push_p256dh, web_push_auth = EXCLUDED.web_push_auth,
+                environment = EXCLUDED.environment, app_id = EXCLUDED.app_id, locale = EXCLUDED.locale,
+                app_version = EXCLUDED.app_version, app_builds_notifications = EXCLUDED.app_builds_notifications,
+                active = true, deactivated_at = NULL, deactivation_reason = NULL,
+                last_registered_at = EXCLUDED.last_registered_at
+            """)
+
+    /// Runs one import at `now`: `write` streams validated rows into the writer, then users and devices are
+    /// upserted. If `write` throws, nothing is stored.
+    public static func run(
+        now: Date, on connection: PostgresConnection, _ write: (ImportWriter) throws -> Void
+    ) throws -> ImportCounts {
+        try connection.transaction { connection in
+            try connection.executeScript(createStaging)
+            let staged = try connection.copyIn(copyRows) { copy in try write(ImportWriter(copy)) }
+            guard staged > 0 else { return ImportCounts(users: 0, devices: 0, displacedDevices: 0) }
+            try connection.executeScript(analyzeRows)
+            let users = try connection.execute(upsertUsers, [now])
+            guard try connection.execute(stageDevices) > 0 else {
+                return ImportCounts(users: users, devices: 0, displacedDevices: 0)
+            }
+            try connection.executeScript(analyzeDevices)
+            let displaced = try connection.execute(displaceDevices, [now])
+            let devices = try connection.execute(upsertDevices, [now])
+            return ImportCounts(users: users, devices: devices, displacedDevices: displaced)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import HeraldCore
+import HeraldHTTP
+import HeraldPostgres
+import HeraldText
+
+/// Parses an NDJSON import line by line, streams the good lines into the database's COPY as it goes, and collects
+/// what was wrong with the others (line number, pointer, detail). Nothing but the body and one line is held in
+/// memory, so the size of an import is bounded by the request body limit alone.
+enum UserImport {
+    /// The largest import body: about a million users with a device each. Larger sets are split into requests.
+    static let maxBodyBytes = 256 << 20
+    /// At most this many line errors are listed; the count covers them all.
+    static let maxReportedErrors = 1000
+
+    struct LineError: Encodable {
+        var line: Int
+        var pointer: String
+        var detail: String
+    }
+
+    struct Summary: Encodable {
+        var lines: Int
+        var importedLines: Int
+        var failedLines: Int
+        var users: Int
+        var devices: Int
+        var displacedDevices: Int
+        var errors: [LineError]
+        var errorsTruncated: Bool
+    }
+
+    /// Imports `body` at `now` in one transaction on `connection`.
+    static func run(
+        body: [UInt8], now: Date, zones: ICUZoneDirectory, on connection: PostgresConnection
+    ) throws -> Summary {
+        var validator = RecipientValidator(zones: zones)
+        var lines = 0
+        var imported = 0
+        var failed = 0
+        var errors: [LineError] = []
+        func fail(_ line: Int, _ lineErrors: [HeraldHTTP.FieldError]) {
+            failed += 1
+            for error in lineErrors where errors.count < maxReportedErrors {
+                errors.append(LineError(line: line, pointer: error.pointer, detail: error.detail))
+            }
+        }
+        let counts = try ImportRepository.run(now: now, on: connection) { writer in
+            var lineNumber = 0
+            var start = body.startIndex
+            while start < body.endIndex {
+                let end = body[start...].firstIndex(of: 0x0A) ?? body.endIndex
+                lineNumber += 1
+                let line = body[start..<end]
+                start = end + 1
+                guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
+                lines += 1
+                let parsed: ImportLine
+                do throws(HTTPError) {
+                    parsed = try JSONCoders.decode(ImportLine.self, from: Array(line))
+                } catch {
+                    let lineErrors =
+                        error.errors.isEmpty ? [.init(pointer: "", detail: lineDetail(error))] : error.errors
+                    fail(lineNumber, lineErrors)
+                    continue
+                }
+                switch parsed.validated(now: now, validator: &validator) {
+                case .failure(let failure):
+                    fail(lineNumber, failure.errors)
+                case .success(let (profile, devices)):
+                    try writer.appendUser(line: lineNumber, profile)
+                    for device in devices { try writer.appendDevice(line: lineNumber, device) }
+                    imported += 1
+                }
+            }
+        }
+        return Summary(
+            lines: lines, importedLines: imported, failedLines: failed, users: counts.users, devices: counts.devices,
+            displacedDevices: counts.displacedDevices, errors: errors, errorsTruncated: errors.count < failed)
+    }
+
+    private static func lineDetail(_ error: HTTPError) -> String {
+        error.type == "malformed-json" ? "is not a valid JSON object" : (error.detail ?? "is invalid")
+    }
+}
