@@ -1,21 +1,7 @@
 import Foundation
 
-/// The lookups a worker makes besides recipient state: category documents and topic pages.
+/// A worker's transaction boundaries and topic pages.
 public enum PipelineRepository {
-    /// A stored category document.
-    public struct CategoryDocument: Sendable, Hashable {
-        public var id: String
-        /// The category's JSON document.
-        public var document: String
-        public var archived: Bool
-    }
-
-    static let categories = Query(
-        name: "pipeline_categories",
-        sql: """
-            SELECT id, document::text AS document, archived_at IS NOT NULL AS archived
-            FROM categories WHERE id = ANY($1::text[])
-            """)
     static let topicPage = Query(
         name: "pipeline_topic_page",
         sql: """
@@ -35,15 +21,6 @@ public enum PipelineRepository {
     /// Rolls back whatever transaction is open, so an abandoned batch leaves the session clean.
     public static func abandon(_ connection: PostgresConnection) {
         connection.rollbackIfNeeded()
-    }
-
-    /// The documents of the categories `ids` that exist.
-    public static func categories(_ ids: [String], on connection: PostgresConnection) throws -> [CategoryDocument] {
-        guard !ids.isEmpty else { return [] }
-        return try connection.query(categories, [PipelineArray(ids)]).map { row in
-            CategoryDocument(
-                id: try row.string("id"), document: try row.string("document"), archived: try row.bool("archived"))
-        }
     }
 
     /// One page of each topic's subscribers after a cursor, in user id order (keyset paging, so a topic of any

@@ -29,7 +29,17 @@ enum DeliveriesAPI {
             let acks = try validate(body)
             let now = environment.context.clock()
             let results = try environment.database { connection in
-                try DeliveryRepository.ack(acks, now: now, on: connection)
+                let results = try DeliveryRepository.ack(acks, now: now, on: connection)
+                // A dead token deactivates its device, unless the device registered again after the failure.
+                let reports = results.filter { $0.state == "dead_token" }.compactMap { result -> FeedbackReport? in
+                    guard let name = result.platform, let platform = Device.Platform(rawValue: name),
+                        let token = result.token
+                    else { return nil }
+                    return FeedbackReport(
+                        target: .token(platform: platform, token: token), reason: "dead_token", failedAt: now)
+                }
+                if !reports.isEmpty { _ = try FeedbackRepository.apply(reports, now: now, on: connection) }
+                return results
             }
             environment.metrics.recordAcks(
                 Dictionary(grouping: results, by: { $0.state ?? "not_leased" }).mapValues(\.count))

@@ -69,7 +69,7 @@ struct IncomingEvent: Sendable {
             actorName: reader.string("actor_name"), threadId: reader.string("thread_id"),
             itemId: reader.string("item_id"), data: data.mapValues(Self.coreValue),
             occurredAt: occurredAt ?? Date(timeIntervalSince1970: 0))
-        if id != nil, category != nil, occurredAt != nil {
+        if id != nil, category != nil {
             for error in event.validate() where !reader.hasError(at: error.pointer) {
                 reader.fail(error.pointer, error.message)
             }

@@ -2,6 +2,7 @@ import Foundation
 import HeraldCore
 import HeraldHTTP
 import HeraldPostgres
+import HeraldText
 
 /// What the pipeline's handlers share: the service context, the decision engine, the backlog bound, metrics.
 final class PipelineEnvironment: Sendable {
@@ -19,7 +20,7 @@ final class PipelineEnvironment: Sendable {
 
     /// The engine as the service runs it: ICU zones and ICU MessageFormat templates.
     static func decider(zones: any ZoneDirectory) -> Decider {
-        Decider(config: DeciderConfig(), zones: zones, renderer: PipelineTextRenderer())
+        Decider(config: DeciderConfig(), zones: zones, renderer: ICUMessageRenderer(capacity: 1_024))
     }
 
     /// Runs database work for a handler; a database that is restarting or unreachable becomes a 503 with
