@@ -38,7 +38,9 @@ struct PipelineHarness: Sendable {
         let migrator = try Migrator(folder: TestService.sqlFolder)
         _ = try MigrateCommand.apply(migrator, conninfo: conninfo)
         let pool = try PostgresPool(conninfo: conninfo, size: 3)
-        let logger = Logger(minimumLevel: .error, sink: .discard)
+        let logger = Logger(
+            minimumLevel: .error,
+            sink: ProcessInfo.processInfo.environment["HERALD_TEST_LOG"] == nil ? .discard : .standardError)
         let clock = PipelineTestClock(start)
         var config = ServiceConfig.defaults
         config.eventBacklogLimit = backlogLimit

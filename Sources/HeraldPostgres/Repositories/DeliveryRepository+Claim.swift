@@ -29,7 +29,7 @@ extension DeliveryRepository {
             UPDATE deliveries AS d
             SET state = CASE WHEN d.expires_at <= $1 THEN 'expired' ELSE 'leased' END,
                 leased_until = CASE WHEN d.expires_at <= $1 THEN NULL
-                                    ELSE $1 + make_interval(secs => $3::double precision) END,
+                                    ELSE $1::timestamptz + make_interval(secs => $3::double precision) END,
                 lease_id = CASE WHEN d.expires_at <= $1 THEN NULL ELSE $4 END,
                 attempts = d.attempts + CASE WHEN d.expires_at <= $1 THEN 0 ELSE 1 END,
                 finished_at = CASE WHEN d.expires_at <= $1 THEN $1::timestamptz END,
@@ -52,7 +52,7 @@ extension DeliveryRepository {
             UPDATE deliveries AS d
             SET state = CASE WHEN d.expires_at <= $1 THEN 'expired' ELSE 'leased' END,
                 leased_until = CASE WHEN d.expires_at <= $1 THEN NULL
-                                    ELSE $1 + make_interval(secs => $3::double precision) END,
+                                    ELSE $1::timestamptz + make_interval(secs => $3::double precision) END,
                 lease_id = CASE WHEN d.expires_at <= $1 THEN NULL ELSE $4 END,
                 attempts = d.attempts + CASE WHEN d.expires_at <= $1 THEN 0 ELSE 1 END,
                 finished_at = CASE WHEN d.expires_at <= $1 THEN $1::timestamptz END,
@@ -118,7 +118,7 @@ extension DeliveryRepository {
                         ELSE CASE WHEN d.attempts >= $2 THEN 'failed' ELSE 'queued' END END,
                 leased_until = NULL, lease_id = NULL,
                 available_at = CASE WHEN a.outcome = 'retry' AND d.attempts < $2
-                    THEN $1 + make_interval(secs => COALESCE(a.retry_after,
+                    THEN $1::timestamptz + make_interval(secs => COALESCE(a.retry_after,
                                                              least(3600, 5 * power(2, greatest(d.attempts - 1, 0)))))
                     ELSE d.available_at END,
                 finished_at = CASE WHEN a.outcome = 'retry' AND d.attempts < $2 THEN NULL ELSE $1::timestamptz END,
