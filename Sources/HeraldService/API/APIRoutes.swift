@@ -8,6 +8,7 @@ enum APIRoutes {
         APIKeysAPI.register(on: &router, context: context)
         CategoriesAPI.register(on: &router, context: context)
         RecipientRoutes.register(on: &router, context: context)
+        PipelineRoutes.register(on: &router, context: context)
         return router
     }
 }

@@ -28,6 +28,12 @@ public struct ServiceConfig: Sendable, Equatable {
     public var shutdownGraceSeconds: Int
     /// Lowest log level written: debug, info, warning or error.
     public var logLevel: String
+    /// Pipeline workers deciding events (0 runs none: ingest only).
+    public var pipelineWorkers: Int = 2
+    /// Events one worker claims and decides per transaction.
+    public var pipelineBatchSize: Int = 200
+    /// Undecided events at which ingest answers 503 with Retry-After.
+    public var eventBacklogLimit: Int = 100_000
 
     /// The defaults of DESIGN.md: embedded database under `.herald/`, HTTP on 127.0.0.1:8080.
     public static let defaults = ServiceConfig(
@@ -55,6 +61,8 @@ extension ServiceConfig {
         ("HERALD_HTTP_IDLE_TIMEOUT", "--http-idle-timeout"), ("HERALD_MAX_BODY_BYTES", "--max-body-bytes"),
         ("HERALD_DB_POOL_SIZE", "--db-pool-size"), ("HERALD_MIGRATIONS_DIR", "--migrations-dir"),
         ("HERALD_SHUTDOWN_GRACE", "--shutdown-grace"), ("HERALD_LOG_LEVEL", "--log-level"),
+        ("HERALD_PIPELINE_WORKERS", "--pipeline-workers"), ("HERALD_PIPELINE_BATCH_SIZE", "--pipeline-batch-size"),
+        ("HERALD_EVENT_BACKLOG_LIMIT", "--event-backlog-limit"),
     ]
 
     /// Reads the configuration from `environment`, overridden by `--flag value` or `--flag=value` arguments.
@@ -125,6 +133,9 @@ extension ServiceConfig {
         Self.integer(values, "HERALD_MAX_BODY_BYTES", 1024...(64 << 20), &maxBodyBytes, &problems)
         Self.integer(values, "HERALD_DB_POOL_SIZE", 1...256, &databasePoolSize, &problems)
         Self.integer(values, "HERALD_SHUTDOWN_GRACE", 0...600, &shutdownGraceSeconds, &problems)
+        Self.integer(values, "HERALD_PIPELINE_WORKERS", 0...64, &pipelineWorkers, &problems)
+        Self.integer(values, "HERALD_PIPELINE_BATCH_SIZE", 1...5_000, &pipelineBatchSize, &problems)
+        Self.integer(values, "HERALD_EVENT_BACKLOG_LIMIT", 1...100_000_000, &eventBacklogLimit, &problems)
         if let dir = values["HERALD_MIGRATIONS_DIR"] { migrationsDirectory = dir }
         if let level = values["HERALD_LOG_LEVEL"] {
             if ["debug", "info", "warning", "error"].contains(level) {

@@ -37,6 +37,7 @@ enum ServeCommand {
             config: config, pool: pool, logger: logger, metrics: metrics, migrator: migrator,
             timeZoneData: timeZoneData, zones: ICUZoneDirectory(), authenticator: DatabaseAuthenticator(pool: pool),
             clock: { Date() })
+        let workers = try PipelineService.start(context: context, conninfo: database.conninfo)
         let dispatcher = RequestDispatcher(
             router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger)
         let server = HTTPServer(
@@ -54,6 +55,7 @@ enum ServeCommand {
         logger.info("shutting down", ["process.signal": .int(Int(signal))])
         server.stop(timeout: .seconds(config.shutdownGraceSeconds))
         logger.info("stopped accepting requests")
+        workers?.stop()
     }
 
     /// Prints where Herald listens and which admin key to use, on stdout for the operator.

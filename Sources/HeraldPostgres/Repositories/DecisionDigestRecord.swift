@@ -1,0 +1,32 @@
+import Foundation
+
+/// What a closed collapse window produced for one user: the digest's outcome and queue rows.
+public struct DecisionDigestRecord: Sendable, Hashable {
+    public var notificationId: String
+    public var userId: String
+    public var collapseKey: String
+    public var categoryId: String
+    public var outcome: String
+    public var detail: String?
+    public var deliverAt: Date?
+    public var eventCount: Int?
+    public var deliveryIds: [String]
+    public var decidedAt: Date
+
+    /// Creates a digest record.
+    public init(
+        notificationId: String, userId: String, collapseKey: String, categoryId: String, outcome: String,
+        detail: String?, deliverAt: Date?, eventCount: Int?, deliveryIds: [String], decidedAt: Date
+    ) {
+        self.notificationId = notificationId
+        self.userId = userId
+        self.collapseKey = collapseKey
+        self.categoryId = categoryId
+        self.outcome = outcome
+        self.detail = detail
+        self.deliverAt = deliverAt
+        self.eventCount = eventCount
+        self.deliveryIds = deliveryIds
+        self.decidedAt = decidedAt
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+/// The SQL of decisions, digests and reads.
+public enum DecisionRepository {
+    // The primary key (event, user) is the last line of defence of "decided once": a second decision for the
+    // same recipient fails the whole batch transaction instead of being recorded.
+    static let insert = Query(
+        name: "decisions_insert",
+        sql: """
+            INSERT INTO decisions (event_seq, user_id, outcome, detail, deliver_at, notification_id, collapse_id, badge,
+                                   delivery_ids, item_id, thread_id, counts_unread, decided_at, read_at)
+            SELECT s, u, o, d, w, n, c, b, string_to_array(ids, ','), i, t, cu, $13, r
+            FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::text[],
+                        $8::integer[], $9::text[], $10::text[], $11::text[], $12::boolean[], $14::timestamptz[])
+                 AS x(s, u, o, d, w, n, c, b, ids, i, t, cu, r)
+            """)
+
+    /// The statement recording `records` (all decided at `now`), for the batch's closing pipeline.
+    public static func insertQuery(_ records: [DecisionRecord], now: Date) -> BoundQuery? {
+        guard !records.isEmpty else { return nil }
+        return BoundQuery(
+            insert,
+            [
+                PipelineArray(records.map { String($0.eventSeq) }), PipelineArray(records.map(\.userId)),
+                PipelineArray(records.map(\.outcome)), PipelineArray(optional: records.map(\.detail)),
+                PipelineArray(optional: records.map { $0.deliverAt?.postgresText }),
+                PipelineArray(optional: records.map(\.notificationId)),
+                PipelineArray(optional: records.map(\.collapseId)),
+                PipelineArray(optional: records.map { $0.badge.map(String.init) }),
+                PipelineArray(records.map { $0.deliveryIds.joined(separator: ",") }),
+                PipelineArray(optional: records.map(\.itemId)), PipelineArray(optional: records.map(\.threadId)),
+                PipelineArray(records.map { $0.countsUnread ? "true" : "false" }), now,
+                PipelineArray(optional: records.map { $0.readAt?.postgresText }),
+            ])
+    }
+
+    static let insertDigests = Query(
+        name: "digests_insert",
+        sql: """
+            INSERT INTO digests (notification_id, user_id, collapse_key, category_id, outcome, detail, deliver_at,
+                                 event_count, delivery_ids, decided_at)
+            SELECT n, u, k, c, o, d, w, e, string_to_array(ids, ','), $10
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[],
+                        $8::integer[], $9::text[])
+                 AS x(n, u, k, c, o, d, w, e, ids)
+            """)
+
+    /// The statement recording digests, for the batch's closing pipeline.
+    public static func insertDigestsQuery(_ records: [DecisionDigestRecord], now: Date) -> BoundQuery? {
+        guard !records.isEmpty else { return nil }
+        return BoundQuery(
+            insertDigests,
+            [
+                PipelineArray(records.map(\.notificationId)), PipelineArray(records.map(\.userId)),
+                PipelineArray(records.map(\.collapseKey)), PipelineArray(records.map(\.categoryId)),
+                PipelineArray(records.map(\.outcome)), PipelineArray(optional: records.map(\.detail)),
+                PipelineArray(optional: records.map { $0.deliverAt?.postgresText }),
+                PipelineArray(optional: records.map { $0.eventCount.map(String.init) }),
+                PipelineArray(records.map { $0.deliveryIds.joined(separator: ",") }), now,
+            ])
+    }
+
+    static let markRead = Query(
+        name: "decisions_mark_read",
+        sql: """
+            UPDATE decisions SET read_at = $2
+            WHERE user_id = $1 AND read_at IS NULL AND notification_id IS NOT NULL
+              AND (item_id = ANY($3::text[]) OR thread_id = $4)
+            RETURNING notification_id, collapse_id, counts_unread
+            """)
+
+    /// Marks `userId`'s unread notifications of `itemIds` or `threadId` read and returns them; a second read of the
+    /// same items finds nothing, which is what keeps the unread count from dropping twice.
+    public static func markRead(
+        userId: String, itemIds: [String], threadId: String?, at now: Date, on connection: PostgresConnection
+    ) throws -> [DecisionReadMatch] {
+        try connection.query(markRead, [userId, now, PipelineArray(itemIds), threadId]).map { row in
+            DecisionReadMatch(
+                notificationId: try row.string("notification_id"),
+                collapseId: try row.decode(String?.self, "collapse_id"), countsUnread: try row.bool("counts_unread"))
+        }
+    }
+
+    static let forEvent = Query(
+        name: "decisions_for_event",
+        sql: """
+            SELECT event_seq, user_id, outcome, detail, deliver_at, notification_id, collapse_id, badge,
+                   delivery_ids::text AS delivery_ids, item_id, thread_id, counts_unread, decided_at
+            FROM decisions WHERE event_seq = $1 AND user_id > $2
+            ORDER BY user_id LIMIT $3
+            """)
+
+    /// The decisions of one event, by user id after `after`, at most `limit`.
+    public static func decisions(
+        eventSeq: Int64, after: String, limit: Int, on connection: PostgresConnection
+    ) throws -> [DecisionRecord] {
+        try connection.query(forEvent, [eventSeq, after, limit]).map { row in
+            DecisionRecord(
+                eventSeq: try row.int64("event_seq"), userId: try row.string("user_id"),
+                outcome: try row.string("outcome"), detail: try row.decode(String?.self, "detail"),
+                deliverAt: try row.decode(Date?.self, "deliver_at"),
+                notificationId: try row.decode(String?.self, "notification_id"),
+                collapseId: try row.decode(String?.self, "collapse_id"), badge: try row.decode(Int?.self, "badge"),
+                deliveryIds: PipelineArray.parse(try row.string("delivery_ids")),
+                itemId: try row.decode(String?.self, "item_id"), threadId: try row.decode(String?.self, "thread_id"),
+                countsUnread: try row.bool("counts_unread"), decidedAt: try row.date("decided_at"))
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+
+extension DeliveryRepository {
+    /// The most attempts a delivery gets; a retry after that fails it for good.
+    public static let maxAttempts = 10
+
+    /// Leases that ran out go back to the queue (their consumer died or gave up).
+    static let expireLeases = Query(
+        name: "deliveries_expire_leases",
+        sql: """
+            UPDATE deliveries SET state = 'queued', leased_until = NULL, lease_id = NULL, detail = 'lease expired'
+            WHERE state = 'leased' AND leased_until <= $1
+            RETURNING platform
+            """)
+
+    // The claim is one statement: the inner SELECT takes due rows with FOR UPDATE SKIP LOCKED, so concurrent
+    // consumers (HTTP or SQL) each get disjoint rows and never wait for one another; the UPDATE leases them, or
+    // drops them as expired when their TTL ran out while they waited. Oldest first.
+    static let claimAny = Query(
+        name: "deliveries_claim",
+        sql: """
+            WITH due AS (
+                SELECT id FROM deliveries
+                WHERE state = 'queued' AND available_at <= $1
+                ORDER BY available_at
+                LIMIT $2
+                FOR UPDATE SKIP LOCKED
+            )
+            UPDATE deliveries AS d
+            SET state = CASE WHEN d.expires_at <= $1 THEN 'expired' ELSE 'leased' END,
+                leased_until = CASE WHEN d.expires_at <= $1 THEN NULL
+                                    ELSE $1::timestamptz + make_interval(secs => $3::double precision) END,
+                lease_id = CASE WHEN d.expires_at <= $1 THEN NULL ELSE $4 END,
+                attempts = d.attempts + CASE WHEN d.expires_at <= $1 THEN 0 ELSE 1 END,
+                finished_at = CASE WHEN d.expires_at <= $1 THEN $1::timestamptz END,
+                detail = CASE WHEN d.expires_at <= $1 THEN 'expired before it was sent' ELSE d.detail END
+            FROM due WHERE d.id = due.id
+            RETURNING d.id, d.notification_id, d.event_source, d.event_id, d.user_id, d.installation_id, d.platform,
+                      d.environment, d.token, d.kind, d.headers::text AS headers, d.body, d.collapse_id, d.priority,
+                      d.available_at, d.expires_at, d.state, d.leased_until, d.lease_id, d.attempts
+            """)
+    static let claimPlatform = Query(
+        name: "deliveries_claim_platform",
+        sql: """
+            WITH due AS (
+                SELECT id FROM deliveries
+                WHERE state = 'queued' AND platform = $5 AND available_at <= $1
+                ORDER BY available_at
+                LIMIT $2
+                FOR UPDATE SKIP LOCKED
+            )
+            UPDATE deliveries AS d
+            SET state = CASE WHEN d.expires_at <= $1 THEN 'expired' ELSE 'leased' END,
+                leased_until = CASE WHEN d.expires_at <= $1 THEN NULL
+                                    ELSE $1::timestamptz + make_interval(secs => $3::double precision) END,
+                lease_id = CASE WHEN d.expires_at <= $1 THEN NULL ELSE $4 END,
+                attempts = d.attempts + CASE WHEN d.expires_at <= $1 THEN 0 ELSE 1 END,
+                finished_at = CASE WHEN d.expires_at <= $1 THEN $1::timestamptz END,
+                detail = CASE WHEN d.expires_at <= $1 THEN 'expired before it was sent' ELSE d.detail END
+            FROM due WHERE d.id = due.id
+            RETURNING d.id, d.notification_id, d.event_source, d.event_id, d.user_id, d.installation_id, d.platform,
+                      d.environment, d.token, d.kind, d.headers::text AS headers, d.body, d.collapse_id, d.priority,
+                      d.available_at, d.expires_at, d.state, d.leased_until, d.lease_id, d.attempts
+            """)
+
+    /// Takes expired leases back, then leases up to `limit` due deliveries (of `platform`, if given) for
+    /// `leaseSeconds`, in one round trip and one transaction.
+    public static func claim(
+        platform: String?, limit: Int, leaseSeconds: Int, leaseId: String, now: Date,
+        on connection: PostgresConnection
+    ) throws -> DeliveryClaim {
+        let claim =
+            platform.map { BoundQuery(claimPlatform, [now, limit, leaseSeconds, leaseId, $0]) }
+            ?? BoundQuery(claimAny, [now, limit, leaseSeconds, leaseId])
+        let results = try connection.pipeline([BoundQuery(expireLeases, [now]), claim])
+        var leased: [DeliveryLease] = []
+        var expired: [String] = []
+        for row in results[1] {
+            guard try row.string("state") == "leased" else {
+                expired.append(try row.string("platform"))
+                continue
+            }
+            leased.append(try lease(row))
+        }
+        leased.sort { ($0.availableAt, $0.id) < ($1.availableAt, $1.id) }
+        return DeliveryClaim(
+            leased: leased, expiredPlatforms: expired,
+            leaseExpiredPlatforms: try results[0].map { try $0.string("platform") })
+    }
+
+    /// Takes expired leases back without claiming; returns their platforms.
+    public static func expireLeases(now: Date, on connection: PostgresConnection) throws -> [String] {
+        try connection.query(expireLeases, [now]).map { try $0.string("platform") }
+    }
+
+    static func lease(_ row: PostgresRow) throws -> DeliveryLease {
+        DeliveryLease(
+            id: try row.string("id"), notificationId: try row.decode(String?.self, "notification_id"),
+            eventSource: try row.decode(String?.self, "event_source"),
+            eventId: try row.decode(String?.self, "event_id"), userId: try row.string("user_id"),
+            installationId: try row.string("installation_id"), platform: try row.string("platform"),
+            environment: try row.string("environment"), token: try row.string("token"), kind: try row.string("kind"),
+            headersJSON: try row.string("headers"), body: try row.string("body"),
+            collapseId: try row.decode(String?.self, "collapse_id"), priority: try row.int("priority"),
+            availableAt: try row.date("available_at"), expiresAt: try row.date("expires_at"),
+            leasedUntil: try row.date("leased_until"), leaseId: try row.string("lease_id"),
+            attempts: try row.int("attempts"))
+    }
+
+    // A retry waits 5 s × 2^(attempts − 1), at most an hour, unless the consumer names a delay; after
+    // `maxAttempts` the delivery fails for good. Only leased rows are acked: an ack for a lease that expired and
+    // was handed to another consumer changes nothing.
+    static let ack = Query(
+        name: "deliveries_ack",
+        sql: """
+            UPDATE deliveries AS d
+            SET state = CASE a.outcome WHEN 'sent' THEN 'sent' WHEN 'dead_token' THEN 'dead_token'
+                        ELSE CASE WHEN d.attempts >= $2 THEN 'failed' ELSE 'queued' END END,
+                leased_until = NULL, lease_id = NULL,
+                available_at = CASE WHEN a.outcome = 'retry' AND d.attempts < $2
+                    THEN $1::timestamptz + make_interval(secs => COALESCE(a.retry_after,
+                                                             least(3600, 5 * power(2, greatest(d.attempts - 1, 0)))))
+                    ELSE d.available_at END,
+                finished_at = CASE WHEN a.outcome = 'retry' AND d.attempts < $2 THEN NULL ELSE $1::timestamptz END,
+                detail = a.detail
+            FROM unnest($3::text[], $4::text[], $5::text[], $6::double precision[])
+                 AS a(id, outcome, detail, retry_after)
+            WHERE d.id = a.id AND d.state = 'leased'
+            RETURNING d.id, d.state, d.available_at, d.installation_id, d.platform, d.token
+            """)
+    /// A dead token takes the device's other queued pushes with it.
+    static let dropForDevices = Query(
+        name: "deliveries_drop_for_devices",
+        sql: """
+            UPDATE deliveries SET state = 'dead_token', finished_at = $2, detail = 'device token is dead'
+            WHERE installation_id = ANY($1::text[]) AND state = 'queued'
+            """)
+
+    /// Applies acks (at most one per id; the last wins) and returns one result per distinct id, in order.
+    public static func ack(
+        _ acks: [DeliveryAck], now: Date, on connection: PostgresConnection
+    ) throws
+        -> [DeliveryAckResult]
+    {
+        var latest: [String: DeliveryAck] = [:]
+        var order: [String] = []
+        for ack in acks where latest.updateValue(ack, forKey: ack.id) == nil { order.append(ack.id) }
+        let unique = order.map { latest[$0]! }
+        return try connection.transaction { connection in
+            let rows = try connection.query(
+                ack,
+                [
+                    now, maxAttempts, PipelineArray(order), PipelineArray(unique.map(\.outcome.rawValue)),
+                    PipelineArray(optional: unique.map(\.detail)),
+                    PipelineArray(optional: unique.map { $0.retryAfterSeconds.map(String.init) }),
+                ])
+            var results: [String: DeliveryAckResult] = [:]
+            for row in rows {
+                let state = try row.string("state")
+                let id = try row.string("id")
+                results[id] = DeliveryAckResult(
+                    id: id, state: state, availableAt: state == "queued" ? try row.date("available_at") : nil,
+                    installationId: try row.string("installation_id"), platform: try row.string("platform"),
+                    token: try row.string("token"))
+            }
+            let dead = results.values.filter { $0.state == "dead_token" }.compactMap(\.installationId)
+            if !dead.isEmpty { try connection.execute(dropForDevices, [PipelineArray(dead), now]) }
+            return order.map { results[$0] ?? DeliveryAckResult(id: $0, state: nil) }
+        }
+    }
+
+    static let depth = Query(
+        name: "deliveries_depth",
+        sql: "SELECT platform, count(*) AS queued FROM deliveries WHERE state = 'queued' GROUP BY platform")
+
+    /// Queued deliveries per platform.
+    public static func queueDepth(on connection: PostgresConnection) throws -> [String: Int] {
+        var queued: [String: Int] = [:]
+        for row in try connection.query(depth) { queued[try row.string("platform")] = try row.int("queued") }
+        return queued
+    }
+}

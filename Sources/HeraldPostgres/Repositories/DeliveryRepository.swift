@@ -1,0 +1,105 @@
+import Foundation
+import HeraldCore
+
+/// The SQL of the delivery queue: bulk enqueue (COPY), coalescing, the SKIP LOCKED claim, acks, lease expiry.
+public enum DeliveryRepository {
+    static let copy = Query(
+        name: "deliveries_copy",
+        sql: """
+            COPY deliveries (id, notification_id, event_source, event_id, user_id, installation_id, platform,
+                             environment, token, kind, headers, body, collapse_id, coalesce_key, priority, created_at,
+                             available_at, expires_at) FROM STDIN
+            """)
+
+    /// Queues rows without a coalesce key by COPY (the bulk path: one stream for the whole batch).
+    public static func copy(_ rows: [DeliveryRow], now: Date, on connection: PostgresConnection) throws {
+        guard !rows.isEmpty else { return }
+        try connection.copyIn(copy) { writer in
+            for row in rows { try writer.append(values(of: row, now: now)) }
+        }
+    }
+
+    static func values(of row: DeliveryRow, now: Date) -> [(any PostgresEncodable)?] {
+        let delivery = row.delivery
+        return [
+            row.id, delivery.notificationId, row.eventSource, row.eventId, delivery.userId, delivery.installationId,
+            delivery.platform.rawValue, delivery.environment.rawValue, delivery.token, delivery.kind.rawValue,
+            headersJSON(delivery.headers), delivery.bodyText, delivery.collapseId, delivery.coalesceKey,
+            delivery.priority, now, delivery.availableAt, delivery.expiresAt,
+        ]
+    }
+
+    static func headersJSON(_ headers: [String: String]) -> String {
+        String(decoding: JSONValue.object(headers.mapValues { .string($0) }).serialized(), as: UTF8.self)
+    }
+
+    /// Rewrites the unsent queued row of each coalesce key with the newer push (keeping the row's id).
+    static let replaceCoalesced = Query(
+        name: "deliveries_replace_coalesced",
+        sql: """
+            UPDATE deliveries AS d
+            SET notification_id = n.notification_id, token = n.token, headers = n.headers, body = n.body,
+                collapse_id = n.collapse_id, priority = n.priority, available_at = n.available_at,
+                expires_at = n.expires_at
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::text[], $6::text[], $7::smallint[],
+                        $8::timestamptz[], $9::timestamptz[])
+                 AS n(coalesce_key, notification_id, token, headers, body, collapse_id, priority, available_at,
+                      expires_at)
+            WHERE d.coalesce_key = n.coalesce_key AND d.state = 'queued'
+            """)
+    /// Adds the coalescing rows that found no queued row to replace.
+    static let insertCoalesced = Query(
+        name: "deliveries_insert_coalesced",
+        sql: """
+            INSERT INTO deliveries (id, notification_id, event_source, event_id, user_id, installation_id, platform,
+                                    environment, token, kind, headers, body, collapse_id, coalesce_key, priority,
+                                    created_at, available_at, expires_at)
+            SELECT n.id, n.notification_id, NULL, NULL, n.user_id, n.installation_id, n.platform, n.environment,
+                   n.token, n.kind, n.headers, n.body, n.collapse_id, n.coalesce_key, n.priority, $15, n.available_at,
+                   n.expires_at
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                        $8::text[], $9::jsonb[], $10::text[], $11::text[], $12::text[], $13::smallint[],
+                        $14::timestamptz[], $16::timestamptz[])
+                 AS n(id, notification_id, user_id, installation_id, platform, environment, token, kind, headers,
+                      body, collapse_id, coalesce_key, priority, available_at, expires_at)
+            WHERE NOT EXISTS (
+                SELECT 1 FROM deliveries AS q WHERE q.coalesce_key = n.coalesce_key AND q.state = 'queued')
+            ON CONFLICT DO NOTHING
+            """)
+
+    /// Statements that queue rows carrying a coalesce key: replace the queued row of the key, else add one. The
+    /// last row per key wins.
+    public static func coalescingQueries(_ rows: [DeliveryRow], now: Date) -> [BoundQuery] {
+        var latest: [String: DeliveryRow] = [:]
+        var order: [String] = []
+        for row in rows {
+            guard let key = row.delivery.coalesceKey else { continue }
+            if latest.updateValue(row, forKey: key) == nil { order.append(key) }
+        }
+        guard !order.isEmpty else { return [] }
+        let unique = order.map { latest[$0]! }
+        let d = unique.map(\.delivery)
+        let replace = BoundQuery(
+            replaceCoalesced,
+            [
+                PipelineArray(order), PipelineArray(optional: d.map(\.notificationId)), PipelineArray(d.map(\.token)),
+                PipelineArray(d.map { headersJSON($0.headers) }), PipelineArray(d.map(\.bodyText)),
+                PipelineArray(optional: d.map(\.collapseId)), PipelineArray(d.map { String($0.priority) }),
+                PipelineArray(d.map { $0.availableAt.postgresText }),
+                PipelineArray(d.map { $0.expiresAt.postgresText }),
+            ])
+        let insert = BoundQuery(
+            insertCoalesced,
+            [
+                PipelineArray(unique.map(\.id)), PipelineArray(optional: d.map(\.notificationId)),
+                PipelineArray(d.map(\.userId)), PipelineArray(d.map(\.installationId)),
+                PipelineArray(d.map(\.platform.rawValue)), PipelineArray(d.map(\.environment.rawValue)),
+                PipelineArray(d.map(\.token)), PipelineArray(d.map(\.kind.rawValue)),
+                PipelineArray(d.map { headersJSON($0.headers) }), PipelineArray(d.map(\.bodyText)),
+                PipelineArray(optional: d.map(\.collapseId)), PipelineArray(order),
+                PipelineArray(d.map { String($0.priority) }), PipelineArray(d.map { $0.availableAt.postgresText }),
+                now, PipelineArray(d.map { $0.expiresAt.postgresText }),
+            ])
+        return [replace, insert]
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import HeraldCore
+
+/// The SQL of the event inbox: batch ingest, the workers' claim, progress, status and backlog.
+public enum EventRepository {
+    /// The channel ingest notifies and workers listen on.
+    public static let channel = "herald_events"
+    /// The category id of reads sent as events; it needs no category row.
+    public static let readCategory = "item.read"
+
+    /// Inserts a whole batch in one statement: unknown and archived categories are refused, existing
+    /// (source, id) pairs are left alone and reported with their stored hash, so the caller tells a retry from a
+    /// conflict. Rows must be unique by (source, id).
+    static let ingest = Query(
+        name: "events_ingest",
+        sql: """
+            WITH input AS (
+                SELECT x.ord, x.item->>'source' AS source, x.item->>'id' AS id,
+                       x.item->>'category' AS category_id, x.item->>'hash' AS body_hash, x.item->'document' AS document
+                FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(item, ord)
+            ),
+            checked AS (
+                SELECT i.*, (c.id IS NOT NULL OR i.category_id = $3) AS category_known,
+                       (c.archived_at IS NOT NULL OR COALESCE((c.document->>'archived')::boolean, false)) AS archived
+                FROM input i LEFT JOIN categories c ON c.id = i.category_id
+            ),
+            inserted AS (
+                INSERT INTO events (source, id, category_id, body_hash, document, accepted_at)
+                SELECT source, id, category_id, body_hash, document, $2 FROM checked
+                WHERE category_known AND NOT archived
+                ORDER BY ord
+                ON CONFLICT ON CONSTRAINT events_source_id_unique DO NOTHING
+                RETURNING seq, source, id
+            )
+            SELECT c.ord, c.category_known, c.archived, n.seq AS new_seq, e.seq AS old_seq, e.body_hash AS old_hash,
+                   e.accepted_at AS old_accepted_at
+            FROM checked c
+            LEFT JOIN inserted n ON n.source = c.source AND n.id = c.id
+            LEFT JOIN events e ON e.source = c.source AND e.id = c.id
+            ORDER BY c.ord
+            """)
+    static let notify = Query(name: "events_notify", sql: "SELECT pg_notify('herald_events', '')")
+
+    /// Stores a batch durably (one statement, one round trip plus its commit) and notifies the workers.
+    /// Returns one outcome per row, in order.
+    public static func ingest(
+        _ rows: [EventIngestRow], acceptedAt: Date, on connection: PostgresConnection
+    ) throws -> [EventIngestOutcome] {
+        guard !rows.isEmpty else { return [] }
+        var outcomes = [EventIngestOutcome?](repeating: nil, count: rows.count)
+        var pending = Array(rows.indices)
+        // A row racing a concurrent insert of the same (source, id) is invisible to this statement's snapshot;
+        // one more pass sees the committed row.
+        for _ in 0..<3 where !pending.isEmpty {
+            let batch = pending.map { rows[$0] }
+            let results = try connection.pipeline([
+                BoundQuery(ingest, [JSONText(Self.json(batch)), acceptedAt, readCategory]), BoundQuery(notify),
+            ])
+            var retry: [Int] = []
+            for row in results[0] {
+                let position = pending[try row.int("ord") - 1]
+                if let outcome = try outcome(of: row, hash: rows[position].bodyHash, acceptedAt: acceptedAt) {
+                    outcomes[position] = outcome
+                } else {
+                    retry.append(position)
+                }
+            }
+            pending = retry
+        }
+        guard pending.isEmpty else {
+            throw PostgresError(kind: .serializationFailure, message: "event ingest kept racing a concurrent insert")
+        }
+        return outcomes.map { $0! }
+    }
+
+    private static func outcome(of row: PostgresRow, hash: String, acceptedAt: Date) throws -> EventIngestOutcome? {
+        if let seq = try row.decode(Int64?.self, "new_seq") { return .accepted(seq: seq, acceptedAt: acceptedAt) }
+        if let seq = try row.decode(Int64?.self, "old_seq") {
+            let stored = try row.date("old_accepted_at")
+            return try row.string("old_hash") == hash
+                ? .duplicate(seq: seq, acceptedAt: stored) : .conflict(acceptedAt: stored)
+        }
+        if try !row.bool("category_known") { return .unknownCategory }
+        if try row.bool("archived") { return .archivedCategory }
+        return nil
+    }
+
+    /// The batch as one JSON array; the documents are already JSON and go in verbatim.
+    static func json(_ rows: [EventIngestRow]) -> String {
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        out.reserveCapacity(rows.reduce(2) { $0 + $1.document.utf8.count + 200 })
+        for (index, row) in rows.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #"{"source":"#.utf8)
+            out.append(contentsOf: JSONValue.string(row.source).serialized())
+            out.append(contentsOf: #","id":"#.utf8)
+            out.append(contentsOf: JSONValue.string(row.id).serialized())
+            out.append(contentsOf: #","category":"#.utf8)
+            out.append(contentsOf: JSONValue.string(row.categoryId).serialized())
+            out.append(contentsOf: #","hash":""#.utf8)
+            out.append(contentsOf: row.bodyHash.utf8)
+            out.append(contentsOf: #"","document":"#.utf8)
+            out.append(contentsOf: row.document.utf8)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    // MARK: - The workers' side
+
+    /// Undecided events in acceptance order; SKIP LOCKED so concurrent workers take disjoint events without waiting
+    /// for each other. The locks last until the worker's transaction ends, so a crash hands them back.
+    static let claim = Query(
+        name: "events_claim",
+        sql: """
+            SELECT seq, source, id, category_id, document::text AS document, fanout_after, recipients_decided
+            FROM events WHERE state = 'pending'
+            ORDER BY seq LIMIT $1
+            FOR UPDATE SKIP LOCKED
+            """)
+
+    /// The claim as a statement for a pipeline (inside the worker's transaction).
+    public static func claimQuery(limit: Int) -> BoundQuery { BoundQuery(claim, [limit]) }
+
+    /// Reads the claimed events out of the claim's result.
+    public static func claims(from result: PostgresResult) throws -> [EventClaim] {
+        try result.map { row in
+            EventClaim(
+                seq: try row.int64("seq"), source: try row.string("source"), id: try row.string("id"),
+                categoryId: try row.string("category_id"), document: try row.string("document"),
+                fanoutAfter: try row.decode(String?.self, "fanout_after"),
+                recipientsDecided: try row.int("recipients_decided"))
+        }
+    }
+
+    static let progress = Query(
+        name: "events_progress",
+        sql: """
+            UPDATE events AS e
+            SET state = CASE WHEN p.done THEN 'decided' ELSE 'pending' END,
+                decided_at = CASE WHEN p.done THEN $1::timestamptz END,
+                fanout_after = CASE WHEN p.done THEN NULL ELSE p.after END,
+                recipients_decided = e.recipients_decided + p.recipients
+            FROM unnest($2::bigint[], $3::boolean[], $4::text[], $5::integer[]) AS p(seq, done, after, recipients)
+            WHERE e.seq = p.seq
+            """)
+
+    /// Marks events decided (or records the next topic page) in the worker's transaction.
+    public static func progressQuery(_ progress: [EventProgress], at now: Date) -> BoundQuery {
+        BoundQuery(
+            Self.progress,
+            [
+                now, PipelineArray(progress.map { String($0.seq) }),
+                PipelineArray(progress.map { $0.done ? "true" : "false" }),
+                PipelineArray(optional: progress.map(\.fanoutAfter)),
+                PipelineArray(progress.map { String($0.recipients) }),
+            ])
+    }
+
+    // MARK: - Status and backlog
+
+    static let status = Query(
+        name: "events_status",
+        sql: """
+            SELECT seq, source, id, category_id, state, accepted_at, decided_at, recipients_decided
+            FROM events WHERE source = $1 AND id = $2
+            """)
+
+    /// The event `(source, id)`, if accepted.
+    public static func status(
+        source: String, id: String, on connection: PostgresConnection
+    ) throws
+        -> EventStatusRecord?
+    {
+        try connection.query(status, [source, id]).first.map { row in
+            EventStatusRecord(
+                seq: try row.int64("seq"), source: try row.string("source"), id: try row.string("id"),
+                categoryId: try row.string("category_id"), state: try row.string("state"),
+                acceptedAt: try row.date("accepted_at"), decidedAt: try row.decode(Date?.self, "decided_at"),
+                recipientsDecided: try row.int("recipients_decided"))
+        }
+    }
+
+    static let backlog = Query(
+        name: "events_backlog",
+        sql: "SELECT count(*) FROM (SELECT 1 FROM events WHERE state = 'pending' LIMIT $1) AS pending")
+
+    /// Undecided events, counted up to `limit` (counting further would cost time and change no answer).
+    public static func backlog(upTo limit: Int, on connection: PostgresConnection) throws -> Int {
+        try connection.query(backlog, [limit]).single().int(0)
+    }
+}

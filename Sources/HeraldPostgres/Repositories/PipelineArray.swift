@@ -1,0 +1,73 @@
+/// A one-dimensional PostgreSQL array as a text-format bind parameter (`{"a","b",NULL}`), for `= ANY($1)` lookups
+/// and `unnest` bulk writes: one parameter carries a whole batch, so a batch costs one round trip.
+public struct PipelineArray: PostgresEncodable, Hashable {
+    /// The elements in their text form; `nil` is SQL NULL.
+    public let elements: [String?]
+
+    /// An array of text values.
+    public init(_ elements: [String]) { self.elements = elements }
+
+    /// An array whose elements may be NULL.
+    public init(optional elements: [String?]) { self.elements = elements }
+
+    /// An array of any encodable values (numbers, timestamps, JSON text), `nil` as NULL.
+    public init(encoding values: [(any PostgresEncodable)?]) { self.elements = values.map { $0?.postgresText } }
+
+    public static func == (lhs: PipelineArray, rhs: PipelineArray) -> Bool { lhs.elements == rhs.elements }
+    public func hash(into hasher: inout Hasher) { hasher.combine(elements) }
+
+    /// Every element double-quoted, with `"` and `\` escaped, so no element text can break the literal.
+    public var postgresText: String {
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        out.reserveCapacity(elements.reduce(2) { $0 + ($1?.utf8.count ?? 4) + 3 })
+        for (index, element) in elements.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            guard let element else {
+                out.append(contentsOf: "NULL".utf8)
+                continue
+            }
+            out.append(UInt8(ascii: "\""))
+            for byte in element.utf8 {
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { out.append(UInt8(ascii: "\\")) }
+                out.append(byte)
+            }
+            out.append(UInt8(ascii: "\""))
+        }
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+extension PipelineArray {
+    /// Parses a one-dimensional text array as PostgreSQL prints it (`{a,"b c",NULL}`); NULL elements are dropped.
+    public static func parse(_ text: String) -> [String] {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 2, bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else { return [] }
+        var values: [String] = []
+        var index = 1
+        let end = bytes.count - 1
+        while index < end {
+            var element: [UInt8] = []
+            var quoted = false
+            if bytes[index] == UInt8(ascii: "\"") {
+                quoted = true
+                index += 1
+                while index < end, bytes[index] != UInt8(ascii: "\"") {
+                    if bytes[index] == UInt8(ascii: "\\") { index += 1 }
+                    if index < end { element.append(bytes[index]) }
+                    index += 1
+                }
+                index += 1
+            } else {
+                while index < end, bytes[index] != UInt8(ascii: ",") {
+                    element.append(bytes[index])
+                    index += 1
+                }
+            }
+            let value = String(decoding: element, as: UTF8.self)
+            if quoted || value != "NULL" { values.append(value) }
+            index += 1  // the comma
+        }
+        return values
+    }
+}

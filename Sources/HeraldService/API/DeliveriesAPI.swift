@@ -1,0 +1,112 @@
+import Foundation
+import HeraldCore
+import HeraldHTTP
+import HeraldPostgres
+
+/// `/v1/deliveries`: push senders claim leased batches and ack them.
+enum DeliveriesAPI {
+    static func register(on router: inout Router, environment: PipelineEnvironment) {
+        router.post("/v1/deliveries/claim", auth: .scope(.deliveriesConsume)) { request, _ in
+            let body: ClaimBody = try request.decodeJSONValue().decode()
+            let platform = try validate(body)
+            let now = environment.context.clock()
+            let leaseId = Hex.encode(SecureRandom.bytes(count: 8))
+            let claim = try environment.database { connection in
+                try DeliveryRepository.claim(
+                    platform: platform, limit: body.limit ?? 100, leaseSeconds: body.leaseSeconds ?? 60,
+                    leaseId: leaseId, now: now, on: connection)
+            }
+            environment.metrics.recordClaim(
+                leased: claim.leased.map(\.platform), expired: claim.expiredPlatforms,
+                leaseExpired: claim.leaseExpiredPlatforms)
+            return try HTTPResponse.json(
+                ClaimView(
+                    leaseId: leaseId, leasedUntil: now + TimeInterval(body.leaseSeconds ?? 60),
+                    deliveries: claim.leased.map(LeaseView.init)))
+        }
+        router.post("/v1/deliveries/ack", auth: .scope(.deliveriesConsume)) { request, _ in
+            let body: AckBody = try request.decodeJSONValue().decode()
+            let acks = try validate(body)
+            let now = environment.context.clock()
+            let results = try environment.database { connection in
+                let results = try DeliveryRepository.ack(acks, now: now, on: connection)
+                // A dead token deactivates its device, unless the device registered again after the failure.
+                let reports = results.filter { $0.state == "dead_token" }.compactMap { result -> FeedbackReport? in
+                    guard let name = result.platform, let platform = Device.Platform(rawValue: name),
+                        let token = result.token
+                    else { return nil }
+                    return FeedbackReport(
+                        target: .token(platform: platform, token: token), reason: "dead_token", failedAt: now)
+                }
+                if !reports.isEmpty { _ = try FeedbackRepository.apply(reports, now: now, on: connection) }
+                return results
+            }
+            environment.metrics.recordAcks(
+                Dictionary(grouping: results, by: { $0.state ?? "not_leased" }).mapValues(\.count))
+            return try HTTPResponse.json(AckView(results: results.map(AckResultView.init)))
+        }
+    }
+
+    struct ClaimBody: Decodable {
+        var platform: String?
+        var limit: Int?
+        var leaseSeconds: Int?
+    }
+
+    static func validate(_ body: ClaimBody) throws -> String? {
+        var errors: [HeraldHTTP.FieldError] = []
+        if let platform = body.platform, Device.Platform(rawValue: platform) == nil {
+            errors.append(HeraldHTTP.FieldError(pointer: "/platform", detail: "must be apns, fcm, webpush or wns"))
+        }
+        if let limit = body.limit, !(1...1_000).contains(limit) {
+            errors.append(HeraldHTTP.FieldError(pointer: "/limit", detail: "must be from 1 to 1000"))
+        }
+        if let lease = body.leaseSeconds, !(1...3_600).contains(lease) {
+            errors.append(HeraldHTTP.FieldError(pointer: "/lease_seconds", detail: "must be from 1 to 3600"))
+        }
+        if !errors.isEmpty { throw HTTPError.invalidFields(errors) }
+        return body.platform
+    }
+
+    struct AckBody: Decodable {
+        struct Item: Decodable {
+            var id: String
+            var outcome: String
+            var detail: String?
+            var retryAfterSeconds: Int?
+        }
+
+        var acks: [Item]
+    }
+
+    static func validate(_ body: AckBody) throws -> [DeliveryAck] {
+        var errors: [HeraldHTTP.FieldError] = []
+        if !(1...1_000).contains(body.acks.count) {
+            errors.append(HeraldHTTP.FieldError(pointer: "/acks", detail: "must hold 1 to 1000 acks"))
+        }
+        var acks: [DeliveryAck] = []
+        for (index, item) in body.acks.enumerated() {
+            let pointer = "/acks/\(index)"
+            guard let outcome = DeliveryAck.Outcome(rawValue: item.outcome) else {
+                errors.append(
+                    HeraldHTTP.FieldError(pointer: pointer + "/outcome", detail: "must be sent, retry or dead_token"))
+                continue
+            }
+            if item.id.isEmpty || item.id.utf8.count > 64 {
+                errors.append(HeraldHTTP.FieldError(pointer: pointer + "/id", detail: "must be 1 to 64 bytes"))
+            }
+            if let detail = item.detail, detail.utf8.count > 1_000 {
+                errors.append(HeraldHTTP.FieldError(pointer: pointer + "/detail", detail: "at most 1000 bytes"))
+            }
+            if let delay = item.retryAfterSeconds, !(0...86_400).contains(delay) {
+                errors.append(
+                    HeraldHTTP.FieldError(pointer: pointer + "/retry_after_seconds", detail: "must be 0 to 86400"))
+            }
+            acks.append(
+                DeliveryAck(
+                    id: item.id, outcome: outcome, detail: item.detail, retryAfterSeconds: item.retryAfterSeconds))
+        }
+        if !errors.isEmpty { throw HTTPError.invalidFields(errors) }
+        return acks
+    }
+}

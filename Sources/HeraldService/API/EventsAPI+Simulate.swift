@@ -1,0 +1,135 @@
+import Foundation
+import HeraldCore
+import HeraldHTTP
+import HeraldPostgres
+
+extension EventsAPI {
+    /// Recipients a simulation decides at most (the first page of a topic).
+    static let simulationRecipients = 1_000
+
+    /// Runs the workers' decision on the current state at `at` (default now) inside a read-only transaction that
+    /// is rolled back: nothing is written, no lock is taken.
+    static func simulate(_ request: HTTPRequest, _ environment: PipelineEnvironment) throws -> HTTPResponse {
+        let tree = try request.decodeJSONValue()
+        var at = environment.context.clock()
+        if case .object(let members) = tree, let value = members["at"], !value.isNull {
+            guard case .string(let text) = value, let instant = JSONCoders.parseISO8601(text) else {
+                throw HTTPError.invalidField("/at", "must be an RFC 3339 date-time such as 2026-12-01T23:30:00Z")
+            }
+            at = instant
+        }
+        let incoming: IncomingEvent
+        switch IncomingEvent.parse(tree, extraMembers: ["at"]) {
+        case .invalid(let errors): throw HTTPError.invalidFields(errors)
+        case .event(let event): incoming = event
+        }
+        guard incoming.event.category != EventRepository.readCategory else {
+            throw HTTPError.invalidField("/category", "reads change state and cannot be simulated")
+        }
+        guard let stored = StoredEvent.decode(incoming.document) else {
+            throw HTTPError.invalidField("", "the event cannot be simulated")
+        }
+        let now = at
+        let processor = BatchProcessor(decider: environment.decider, limits: BatchLimits())
+        let simulated = try environment.database { connection -> Simulation? in
+            try connection.transaction(.repeatableRead) { connection in
+                let categories = try CategoryCatalog.load([stored.category], on: connection)
+                guard categories[stored.category] != nil else { return nil }
+                var recipients = stored.recipients.userIds
+                var truncated = false
+                if let topic = stored.recipients.topic {
+                    let page = try PipelineRepository.topicPages(
+                        [(topic, "")], limit: simulationRecipients, on: connection)[0]
+                    recipients = Decider.recipients(of: stored.engineEvent, topicSubscribers: page)
+                    truncated = page.count >= simulationRecipients
+                }
+                let snapshot = try RecipientStateRepository.load(recipients, now: now, lock: false, on: connection)
+                var book = RecipientBook(snapshot)
+                var output = BatchOutput()
+                let claim = EventClaim(
+                    seq: 0, source: stored.source, id: stored.id, categoryId: stored.category,
+                    document: incoming.document, fanoutAfter: nil, recipientsDecided: 0)
+                let work = BatchProcessor.Work(
+                    claim: claim, stored: stored, recipients: recipients,
+                    progress: EventProgress(seq: 0, done: true, fanoutAfter: nil, recipients: recipients.count))
+                try processor.decide(
+                    work, categories: categories, book: &book, output: &output, on: connection, now: now)
+                return Simulation(at: now, output: output, truncated: truncated)
+            }
+        }
+        guard let simulated else { throw HTTPError.invalidField("/category", "no category has this id") }
+        return try HTTPResponse.json(SimulationView(simulated, source: stored.source, id: stored.id))
+    }
+
+    /// A simulation's result before it is shown.
+    struct Simulation: Sendable {
+        var at: Date
+        var output: BatchOutput
+        var truncated: Bool
+    }
+
+    /// One delivery a simulation would queue, exactly as the queue would hold it.
+    struct SimulatedDelivery: Encodable {
+        var id: String
+        var installationId: String
+        var platform: String
+        var kind: String
+        var headers: [String: String]
+        var body: String
+        var collapseId: String?
+        var priority: Int
+        var availableAt: Date
+        var expiresAt: Date
+
+        init(_ row: DeliveryRow) {
+            id = row.id
+            installationId = row.delivery.installationId
+            platform = row.delivery.platform.rawValue
+            kind = row.delivery.kind.rawValue
+            headers = row.delivery.headers
+            body = row.delivery.bodyText
+            collapseId = row.delivery.collapseId
+            priority = row.delivery.priority
+            availableAt = row.delivery.availableAt
+            expiresAt = row.delivery.expiresAt
+        }
+    }
+
+    /// One recipient in a simulation.
+    struct SimulatedRecipient: Encodable {
+        var decision: RecipientDecisionView
+        var deliveries: [SimulatedDelivery]
+
+        func encode(to encoder: any Encoder) throws {
+            try decision.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(deliveries, forKey: .deliveries)
+        }
+
+        enum CodingKeys: String, CodingKey { case deliveries }
+    }
+
+    /// The answer to a simulation.
+    struct SimulationView: Encodable {
+        var at: Date
+        var source: String
+        var id: String
+        var recipients: [SimulatedRecipient]
+        /// Whether a topic had more subscribers than were simulated.
+        var truncated: Bool
+
+        init(_ simulation: Simulation, source: String, id: String) {
+            at = simulation.at
+            self.source = source
+            self.id = id
+            truncated = simulation.truncated
+            let rows = Dictionary(
+                simulation.output.deliveries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            recipients = simulation.output.decisions.map { record in
+                SimulatedRecipient(
+                    decision: RecipientDecisionView(record),
+                    deliveries: record.deliveryIds.compactMap { rows[$0] }.map(SimulatedDelivery.init))
+            }
+        }
+    }
+}

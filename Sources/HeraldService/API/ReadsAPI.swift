@@ -1,0 +1,94 @@
+import Foundation
+import HeraldCore
+import HeraldHTTP
+import HeraldPostgres
+
+/// `POST /v1/users/{id}/read`: the user read items or a thread on one device; the unread count drops once per
+/// notification, and the other devices get withdrawals and the new badge.
+enum ReadsAPI {
+    static let maxItems = 1_000
+
+    static func register(on router: inout Router, environment: PipelineEnvironment) {
+        router.post("/v1/users/{id}/read", auth: .scope(.eventsWrite)) { request, match in
+            let userId = try match.parameter("id")
+            let body: ReadBody = try request.decodeJSONValue().decode()
+            let readRequest = try validate(body, userId: userId)
+            let now = environment.context.clock()
+            let outcome = try environment.database { connection -> ReadOutcome? in
+                try apply(readRequest, decider: environment.decider, now: now, on: connection)
+            }
+            guard let outcome else { throw HTTPError.notFound("No user has this id.") }
+            return try HTTPResponse.json(ReadView(userId: userId, outcome: outcome))
+        }
+    }
+
+    /// Applies a read in its own transaction under the user's lock; `nil` for an unknown user.
+    static func apply(
+        _ request: ReadRequest, decider: Decider, now: Date, on connection: PostgresConnection
+    ) throws -> ReadOutcome? {
+        do {
+            _ = try connection.pipeline([PipelineRepository.beginQuery])
+            let snapshot = try RecipientStateRepository.load([request.userId], now: now, lock: true, on: connection)
+            var book = RecipientBook(snapshot)
+            guard book.knows(request.userId) else {
+                PipelineRepository.abandon(connection)
+                return nil
+            }
+            var output = BatchOutput()
+            let outcome = try ReadApplication.apply(
+                request, decider: decider, book: &book, output: &output, on: connection, now: now, eventSource: nil,
+                eventId: nil)
+            try output.write(book, now: now, on: connection)
+            return outcome
+        } catch {
+            PipelineRepository.abandon(connection)
+            throw error
+        }
+    }
+
+    struct ReadBody: Decodable {
+        var itemIds: [String]?
+        var threadId: String?
+        var device: String?
+    }
+
+    static func validate(_ body: ReadBody, userId: String) throws -> ReadRequest {
+        var errors: [HeraldHTTP.FieldError] = []
+        let items = body.itemIds ?? []
+        if items.isEmpty && body.threadId == nil {
+            errors.append(HeraldHTTP.FieldError(pointer: "", detail: "name item_ids or a thread_id"))
+        }
+        if items.count > maxItems {
+            errors.append(HeraldHTTP.FieldError(pointer: "/item_ids", detail: "at most \(maxItems) items"))
+        }
+        for (index, item) in items.enumerated() where item.isEmpty || item.utf8.count > Event.maxIdentifierBytes {
+            errors.append(HeraldHTTP.FieldError(pointer: "/item_ids/\(index)", detail: "must be 1 to 128 bytes"))
+        }
+        if let thread = body.threadId, thread.isEmpty || thread.utf8.count > Event.maxIdentifierBytes {
+            errors.append(HeraldHTTP.FieldError(pointer: "/thread_id", detail: "must be 1 to 128 bytes"))
+        }
+        if let device = body.device, device.isEmpty || device.utf8.count > Event.maxIdentifierBytes {
+            errors.append(HeraldHTTP.FieldError(pointer: "/device", detail: "must be 1 to 128 bytes"))
+        }
+        if !errors.isEmpty { throw HTTPError.invalidFields(errors) }
+        return ReadRequest(userId: userId, itemIds: items, threadId: body.threadId, device: body.device)
+    }
+
+    struct ReadView: Encodable {
+        var userId: String
+        var itemsRead: Int
+        var unreadCount: Int
+        var badge: Int?
+        var withdrawn: [String]
+        var deliveryIds: [String]
+
+        init(userId: String, outcome: ReadOutcome) {
+            self.userId = userId
+            itemsRead = outcome.itemsRead
+            unreadCount = outcome.unreadCount
+            badge = outcome.badge
+            withdrawn = outcome.withdrawn
+            deliveryIds = outcome.deliveryIds
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import HeraldCore
+import HeraldPostgres
+
+/// Decides one batch of undecided events and due collapse timers in ONE transaction: claim (SKIP LOCKED), lock
+/// and load the recipients' state, run the engine, write decisions, deliveries, state, timers and progress, commit.
+/// A crash anywhere before the commit leaves no trace and hands the events to the next worker; after it, the events
+/// are decided. That is what makes every accepted event decided exactly once.
+struct BatchProcessor: Sendable {
+    let decider: Decider
+    let limits: BatchLimits
+
+    /// One event of the batch with its recipients for this batch.
+    struct Work {
+        var claim: EventClaim
+        var stored: StoredEvent?
+        var recipients: [String]
+        var progress: EventProgress
+    }
+
+    /// Runs one batch at `now`; returns what it did (an empty report when there was nothing to do).
+    func run(on connection: PostgresConnection, now: Date) throws -> BatchReport {
+        do {
+            return try runTransaction(on: connection, now: now)
+        } catch {
+            PipelineRepository.abandon(connection)
+            throw error
+        }
+    }
+
+    private func runTransaction(on connection: PostgresConnection, now: Date) throws -> BatchReport {
+        let opened = try connection.pipeline([
+            PipelineRepository.beginQuery, EventRepository.claimQuery(limit: limits.events),
+            TimerRepository.dueQuery(at: now, limit: limits.timers),
+        ])
+        let claims = try EventRepository.claims(from: opened[1])
+        let dueTimers = try TimerRepository.timers(from: opened[2])
+        var report = BatchReport()
+        report.full = claims.count >= limits.events || dueTimers.count >= limits.timers
+        guard !claims.isEmpty || !dueTimers.isEmpty else {
+            _ = try connection.pipeline([PipelineRepository.commitQuery])
+            return report
+        }
+        let work = try plan(claims, on: connection)
+        var userIds = Set(dueTimers.map(\.userId))
+        for item in work { userIds.formUnion(item.recipients) }
+        let snapshot = try RecipientStateRepository.load(Array(userIds), now: now, lock: true, on: connection)
+        let categoryIds = Set(work.compactMap { $0.stored?.category } + snapshot.dueTimers.map(\.categoryId))
+        let categories = try CategoryCatalog.load(Array(categoryIds), on: connection)
+
+        var book = RecipientBook(snapshot)
+        var output = BatchOutput()
+        fireTimers(snapshot.dueTimers, categories: categories, book: &book, output: &output, now: now)
+        // Timers of users that no longer exist would stay due forever.
+        output.firedTimers += dueTimers.filter { !book.knows($0.userId) }
+        for item in work {
+            try decide(item, categories: categories, book: &book, output: &output, on: connection, now: now)
+        }
+        try output.write(book, now: now, on: connection)
+
+        report.events = work.count
+        report.eventsDone = work.filter(\.progress.done).count
+        report.timers = snapshot.dueTimers.count
+        report.outcomes = output.outcomeCounts
+        report.queued = output.queuedCounts
+        return report
+    }
+
+    /// Decodes the claimed events and picks their recipients for this batch: explicit users on the first page,
+    /// then one page of topic subscribers per batch; stops adding events once the recipient budget is spent.
+    private func plan(_ claims: [EventClaim], on connection: PostgresConnection) throws -> [Work] {
+        let stored = claims.map { StoredEvent.decode($0.document) }
+        var topicRequests: [(topic: String, after: String)] = []
+        var topicIndex: [Int: Int] = [:]
+        for (index, event) in stored.enumerated() {
+            guard let event, let topic = event.recipients.topic, event.category != EventRepository.readCategory
+            else { continue }
+            topicIndex[index] = topicRequests.count
+            topicRequests.append((topic, claims[index].fanoutAfter ?? ""))
+        }
+        let pages = try PipelineRepository.topicPages(topicRequests, limit: limits.topicPage, on: connection)
+        var work: [Work] = []
+        var budget = limits.recipients
+        for (index, claim) in claims.enumerated() {
+            guard let event = stored[index] else {
+                work.append(
+                    Work(
+                        claim: claim, stored: nil, recipients: [],
+                        progress: EventProgress(seq: claim.seq, done: true, fanoutAfter: nil, recipients: 0)))
+                continue
+            }
+            let firstPage = claim.fanoutAfter == nil
+            let page = topicIndex[index].map { pages[$0] } ?? []
+            let explicit = event.recipients.userIds
+            let subscribers = firstPage ? page : page.filter { !explicit.contains($0) }
+            let recipients = Decider.recipients(
+                of: HeraldCore.Event(
+                    id: event.id, category: event.category,
+                    recipients: HeraldCore.Event.Recipients(userIds: firstPage ? explicit : []),
+                    occurredAt: Date(timeIntervalSince1970: 0)),
+                topicSubscribers: subscribers)
+            if !work.isEmpty, recipients.count > budget { break }
+            budget -= recipients.count
+            let more = page.count >= limits.topicPage
+            work.append(
+                Work(
+                    claim: claim, stored: event, recipients: recipients,
+                    progress: EventProgress(
+                        seq: claim.seq, done: !more, fanoutAfter: more ? page.last : nil,
+                        recipients: recipients.count)))
+        }
+        return work
+    }
+}

@@ -1,0 +1,13 @@
+/// What one batch did, for the worker loop and metrics.
+struct BatchReport: Sendable {
+    var events: Int = 0
+    var eventsDone: Int = 0
+    var timers: Int = 0
+    /// Whether the claim came back full (more work is probably waiting).
+    var full = false
+    var outcomes: [String: Int] = [:]
+    var queued: [String: Int] = [:]
+
+    /// Whether anything was claimed.
+    var didWork: Bool { events > 0 || timers > 0 }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import HeraldHTTP
+import HeraldPostgres
+
+/// One worker: on its own thread, claims and decides batches until the queue is empty, then sleeps until a
+/// NOTIFY (or the slow poll that catches timers and anything a lost notification missed).
+struct PipelineWorker: Sendable {
+    let index: Int
+    let pool: PostgresPool
+    let processor: BatchProcessor
+    let wakeUp: PipelineWakeUp
+    let metrics: PipelineMetrics
+    let logger: Logger
+    let clock: @Sendable () -> Date
+    let pollInterval: Duration
+    /// The first worker also refreshes the gauges and takes back expired leases.
+    let maintains: Bool
+
+    /// The loop; returns after `wakeUp.stop()`.
+    func run() {
+        var failures = 0
+        var lastMaintenance = ContinuousClock.now - .seconds(60)
+        while !wakeUp.isStopped {
+            let seen = wakeUp.current
+            if maintains, ContinuousClock.now - lastMaintenance >= .seconds(2) {
+                lastMaintenance = ContinuousClock.now
+                maintain()
+            }
+            do {
+                let report = try pool.withConnectionBlocking { [processor, clock] connection in
+                    try processor.run(on: connection, now: clock())
+                }
+                metrics.record(report)
+                failures = 0
+                if report.full { continue }
+            } catch {
+                metrics.recordFailure()
+                failures += 1
+                // A database restart fails every batch until it is back: log the first failure of a run, then
+                // every hundredth, and back off up to two seconds.
+                if failures == 1 || failures % 100 == 0 {
+                    logger.warning(
+                        "pipeline batch failed; retrying",
+                        [
+                            "worker": .int(index), "error": .string(String(describing: error)),
+                            "failures": .int(failures),
+                        ])
+                }
+                wakeUp.pause(.milliseconds(min(2_000, 25 << min(failures, 7))))
+                continue
+            }
+            wakeUp.wait(since: seen, timeout: pollInterval)
+        }
+    }
+
+    private func maintain() {
+        do {
+            let (backlog, depth, leaseExpired) = try pool.withConnectionBlocking { [clock] connection in
+                (
+                    try EventRepository.backlog(upTo: 10_000_000, on: connection),
+                    try DeliveryRepository.queueDepth(on: connection),
+                    try DeliveryRepository.expireLeases(now: clock(), on: connection)
+                )
+            }
+            metrics.backlog.store(backlog, ordering: .relaxed)
+            metrics.queueDepth.withLock { $0 = depth }
+            metrics.recordExpiries(expired: [], leaseExpired: leaseExpired)
+        } catch {
+            logger.debug("pipeline gauges not refreshed", ["error": .string(String(describing: error))])
+        }
+    }
+}

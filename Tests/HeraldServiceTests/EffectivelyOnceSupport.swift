@@ -1,0 +1,237 @@
+import Foundation
+import HeraldCore
+import HeraldPostgres
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The real `herald` binary on a database the test owns, which the test may SIGKILL and start again.
+final class HeraldUnderTest: Sendable {
+    let conninfo: String
+    let folder: String
+    let port: Int
+    let adminKey: String
+    private let running = Mutex<Process?>(nil)
+
+    init(conninfo: String) throws {
+        self.conninfo = conninfo
+        self.folder = try RunningHerald.temporaryFolder()
+        self.port = RunningHerald.freePort()
+        self.adminKey = "hk_once_" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
+    }
+
+    /// Starts the binary and waits until it is ready.
+    func start(workers: Int = 2) async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: RunningHerald.binary)
+        process.arguments = ["serve"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DATABASE_URL"] = conninfo
+        environment["HERALD_DATA_DIR"] = folder + "/data"
+        environment["HERALD_HTTP_ADDR"] = "127.0.0.1:\(port)"
+        environment["HERALD_ADMIN_KEY"] = adminKey
+        environment["HERALD_PIPELINE_WORKERS"] = String(workers)
+        environment["HERALD_PIPELINE_BATCH_SIZE"] = "100"
+        environment["HERALD_LOG_LEVEL"] = "warning"
+        environment.removeValue(forKey: "ICU_TIMEZONE_FILES_DIR")
+        process.environment = environment
+        let log = folder + "/herald-\(UUID().uuidString.prefix(6)).log"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        try process.run()
+        running.withLock { $0 = process }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            guard process.isRunning else { throw RunningHerald.StartFailure(message: "herald exited at start") }
+            if let status = try? await request("GET", "/ready").status, status == 200 { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw RunningHerald.StartFailure(message: "herald was not ready in time")
+    }
+
+    /// SIGKILL: no shutdown code runs.
+    func killHard() {
+        guard let process = running.withLock({ $0 }) else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Whether the process still runs.
+    var isRunning: Bool { running.withLock { $0?.isRunning ?? false } }
+
+    /// SIGTERM and wait; removes the folder.
+    func stop() {
+        if let process = running.withLock({ $0 }), process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// One request; the status is 0 when the connection failed.
+    func request(_ method: String, _ path: String, json: String? = nil) async throws -> (status: Int, body: String) {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
+        request.timeoutInterval = 10
+        request.setValue("Bearer \(adminKey)", forHTTPHeaderField: "Authorization")
+        if let json {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(json.utf8)
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Posts a batch until it is stored (202 or 200), through refused connections, 503s and restarts; returns
+    /// how many attempts it took.
+    @discardableResult
+    func postUntilStored(_ batch: String) async throws -> Int {
+        var attempts = 0
+        let deadline = ContinuousClock.now + .seconds(120)
+        while ContinuousClock.now < deadline {
+            attempts += 1
+            if let reply = try? await request("POST", "/v1/events", json: batch) {
+                if reply.status == 202 || reply.status == 200 { return attempts }
+                if reply.status != 503 && reply.status != 500 {
+                    throw RunningHerald.StartFailure(message: "ingest answered \(reply.status): \(reply.body)")
+                }
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw RunningHerald.StartFailure(message: "a batch was never stored")
+    }
+}
+
+/// The workload and the checks of the effectively-once tests, on the test's own database.
+struct EffectivelyOnceWorkload: Sendable {
+    let users: Int
+    let events: Int
+    /// Every how many events one goes to the collapsing category (0: none).
+    let burstEvery: Int
+    let start = Date()
+
+    /// Categories, users with an APNs and an FCM device each.
+    func prepare(on pool: PostgresPool) async throws {
+        try await pool.withConnection { [users] connection in
+            let plain = PipelineHarness.chatCategory(id: "chat.message")
+            _ = try CategoryRepository.create(plain, actorKeyId: nil, on: connection)
+            let burst = PipelineHarness.chatCategory(
+                id: "chat.burst",
+                collapse: HeraldCore.Category.CollapseRule(keyTemplate: "t:{thread_id}", windowSeconds: 1))
+            _ = try CategoryRepository.create(burst, actorKeyId: nil, on: connection)
+            try connection.execute(
+                Query(
+                    unsafeSQL:
+                        "INSERT INTO users (id, created_at, updated_at) SELECT 'u' || g, now(), now() FROM generate_series(1, $1) g"
+                ),
+                [users])
+            try connection.execute(
+                Query(
+                    unsafeSQL: """
+                        INSERT INTO devices (installation_id, user_id, platform, token, app_id, last_registered_at, created_at)
+                        SELECT 'ios-' || g, 'u' || g, 'apns', md5('ios' || g) || md5('x' || g), 'com.example.app', now(), now()
+                        FROM generate_series(1, $1) g
+                        UNION ALL
+                        SELECT 'android-' || g, 'u' || g, 'fcm', 'fcm-' || g, 'com.example.app', now(), now()
+                        FROM generate_series(1, $1) g
+                        """), [users])
+        }
+    }
+
+    /// The events as batches of `size`.
+    func batches(size: Int) -> [String] {
+        stride(from: 0, to: events, by: size).map { first in
+            let events = (first..<min(events, first + size)).map { index -> String in
+                let burst = burstEvery > 0 && index % burstEvery == 0
+                // Bursts go to five users in two rooms each, so their windows fill while the load runs.
+                let round = burstEvery > 0 ? index / burstEvery : 0
+                let user = burst ? "u\(round % 5 + 1)" : "u\(index % users + 1)"
+                return PipelineHarness.event(
+                    id: "ev-\(index)", category: burst ? "chat.burst" : "chat.message", users: [user],
+                    source: "load", thread: burst ? "room-\(round / 5 % 2)" : nil, item: "item-\(index)",
+                    occurredAt: start, data: #"{"text":"message \#(index)"}"#)
+            }
+            return "[" + events.joined(separator: ",") + "]"
+        }
+    }
+
+    /// Polls until every event is decided and every collapse window with held-back events closed (a burst of one
+    /// keeps an open group but has no timer).
+    func waitUntilSettled(on pool: PostgresPool, deadline: Duration = .seconds(180)) async throws {
+        let end = ContinuousClock.now + deadline
+        while ContinuousClock.now < end {
+            let open = try await pool.withConnection { connection in
+                try connection.query(
+                    Query(
+                        unsafeSQL: """
+                            SELECT (SELECT count(*) FROM events WHERE state = 'pending') + (SELECT count(*) FROM timers)
+                            """)
+                ).single().int(0)
+            }
+            if open == 0 { return }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        throw RunningHerald.StartFailure(message: "the pipeline did not settle in time")
+    }
+
+    /// What the database holds after the run.
+    struct Tally: Sendable {
+        var events = 0
+        var decidedEvents = 0
+        var decisions = 0
+        var duplicatePushes = 0
+        var eventDeliveries = 0
+        var expectedEventDeliveries = 0
+        var missingDeliveries = 0
+        var digests = 0
+        var digestDeliveries = 0
+        var expectedDigestDeliveries = 0
+        var unreadTotal = 0
+        var countedDecisions = 0
+        var usersWithWrongCount = 0
+    }
+
+    /// Counts everything the checks compare.
+    func tally(on pool: PostgresPool) async throws -> Tally {
+        try await pool.withConnection { connection in
+            func count(_ sql: String) throws -> Int {
+                try connection.query(Query(unsafeSQL: sql)).single().int(0)
+            }
+            var tally = Tally()
+            tally.events = try count("SELECT count(*) FROM events")
+            tally.decidedEvents = try count("SELECT count(*) FROM events WHERE state = 'decided'")
+            tally.decisions = try count("SELECT count(*) FROM decisions")
+            tally.duplicatePushes = try count(
+                """
+                SELECT count(*) FROM (SELECT notification_id, installation_id, kind FROM deliveries
+                                      GROUP BY 1, 2, 3 HAVING count(*) > 1) AS d
+                """)
+            tally.eventDeliveries = try count("SELECT count(*) FROM deliveries WHERE event_id IS NOT NULL")
+            tally.expectedEventDeliveries = try count(
+                "SELECT coalesce(sum(cardinality(delivery_ids)), 0) FROM decisions")
+            tally.missingDeliveries = try count(
+                """
+                SELECT count(*) FROM (SELECT unnest(delivery_ids) AS id FROM decisions
+                                      UNION ALL SELECT unnest(delivery_ids) FROM digests) AS ids
+                WHERE NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.id = ids.id)
+                """)
+            tally.digests = try count("SELECT count(*) FROM digests")
+            tally.digestDeliveries = try count("SELECT count(*) FROM deliveries WHERE event_id IS NULL")
+            tally.expectedDigestDeliveries = try count(
+                "SELECT coalesce(sum(cardinality(delivery_ids)), 0) FROM digests")
+            tally.unreadTotal = try count("SELECT coalesce(sum(unread), 0) FROM unread_counts")
+            tally.countedDecisions = try count("SELECT count(*) FROM decisions WHERE counts_unread")
+            tally.usersWithWrongCount = try count(
+                """
+                SELECT count(*) FROM (
+                    SELECT d.user_id, count(*) AS counted FROM decisions d WHERE d.counts_unread GROUP BY d.user_id
+                ) AS c LEFT JOIN unread_counts u ON u.user_id = c.user_id
+                WHERE u.unread IS DISTINCT FROM c.counted
+                """)
+            return tally
+        }
+    }
+}

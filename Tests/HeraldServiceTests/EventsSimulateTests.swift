@@ -1,0 +1,80 @@
+import Foundation
+import HeraldCore
+import HeraldHTTP
+import Testing
+
+@testable import HeraldService
+
+@Suite("Event simulation")
+struct EventsSimulateTests {
+    /// 2026-12-01T22:30:00Z: 23:30 in Berlin.
+    let lateEvening = Date(timeIntervalSince1970: 1_796_164_200)
+
+    static let tables = [
+        "events", "decisions", "digests", "deliveries", "unread_counts", "rate_buckets", "collapse_groups",
+        "silent_budgets", "timers",
+    ]
+
+    func rowCounts(_ harness: PipelineHarness) throws -> [Int] {
+        try Self.tables.map { try harness.count("SELECT count(*) FROM \($0)") }
+    }
+
+    @Test func aSimulationShowsTheDecisionAndThePushesAndWritesNothing() throws {
+        let harness = try PipelineHarness.make(start: lateEvening)
+        defer { harness.close() }
+        try harness.category(PipelineHarness.chatCategory(quietHours: .defer))
+        try harness.user("night", timeZone: "Europe/Berlin", quiet: (start: 22 * 60, end: 7 * 60))
+        try harness.device("phone", user: "night", platform: .apns)
+        try harness.device("laptop", user: "night", platform: .webpush)
+        // Some state exists already, so "nothing written" is not trivially true.
+        _ = harness.send(
+            .post, "/v1/events", json: PipelineHarness.event(id: "real", users: ["night"], occurredAt: lateEvening))
+        try harness.decideAll()
+        let before = try rowCounts(harness)
+
+        let event = PipelineHarness.event(id: "what-if", users: ["night", "stranger"], occurredAt: lateEvening)
+        let atNight = harness.send(.post, "/v1/events:simulate", json: event)
+        #expect(atNight.status == .ok)
+        guard case .array(let recipients)? = atNight.json["recipients"] else {
+            Issue.record("no recipients: \(atNight.bodyText)")
+            return
+        }
+        #expect(
+            recipients.map { $0["reason"] } == [.string("deferred.quiet_hours"), .string("suppressed.unknown_user")])
+        #expect(recipients[0]["deliver_at"] == .string("2026-12-02T06:00:00Z"))
+        #expect(recipients[0]["badge"] == .int(2))
+        guard case .array(let pushes)? = recipients[0]["deliveries"] else {
+            Issue.record("no deliveries")
+            return
+        }
+        #expect(Set(pushes.map { $0["platform"] }) == [.string("apns"), .string("webpush")])
+        #expect(pushes.allSatisfy { $0["headers"] != nil && $0["body"] != nil })
+        #expect(pushes.contains { if case .string(let body)? = $0["body"] { body.contains("\"aps\"") } else { false } })
+
+        let noon = #"{"at":"2026-12-02T11:00:00Z","# + event.dropFirst()
+        let atNoon = harness.send(.post, "/v1/events:simulate", json: String(noon))
+        guard case .array(let daytime)? = atNoon.json["recipients"] else {
+            Issue.record("no recipients at noon: \(atNoon.bodyText)")
+            return
+        }
+        #expect(daytime.first?["reason"] == .string("delivered"))
+        #expect(atNoon.json["at"] == .string("2026-12-02T11:00:00Z"))
+
+        #expect(try rowCounts(harness) == before)
+        #expect(harness.send(.get, "/v1/events/chat/what-if").status == .notFound)
+    }
+
+    @Test func aSimulationOfAnUnknownCategoryOrABadInstantIs422() throws {
+        let harness = try PipelineHarness.make(start: lateEvening)
+        defer { harness.close() }
+        let unknown = harness.send(
+            .post, "/v1/events:simulate",
+            json: PipelineHarness.event(id: "x", category: "nope", occurredAt: lateEvening))
+        #expect(unknown.status == .unprocessableContent)
+        #expect(unknown.json["pointer"] == .string("/category"))
+        let badAt = #"{"at":"soon","# + PipelineHarness.event(id: "x", occurredAt: lateEvening).dropFirst()
+        let bad = harness.send(.post, "/v1/events:simulate", json: String(badAt))
+        #expect(bad.status == .unprocessableContent)
+        #expect(bad.json["pointer"] == .string("/at"))
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import HeraldCore
+import HeraldHTTP
+import HeraldPostgres
+import HeraldText
+import Synchronization
+
+@testable import HeraldService
+
+/// A clock the test moves by hand.
+final class PipelineTestClock: Sendable {
+    private let instant: Mutex<Date>
+
+    init(_ start: Date) { instant = Mutex(start) }
+
+    var now: Date { instant.withLock { $0 } }
+
+    func set(_ date: Date) { instant.withLock { $0 = date } }
+
+    func advance(_ seconds: TimeInterval) { instant.withLock { $0 += seconds } }
+}
+
+/// The whole service on a fresh database with a hand-moved clock; batches are run by the test, not by workers.
+struct PipelineHarness: Sendable {
+    let context: ServiceContext
+    let dispatcher: RequestDispatcher
+    let adminKey: String
+    let clock: PipelineTestClock
+    let processor: BatchProcessor
+
+    static let zones = ICUZoneDirectory()
+
+    static func make(
+        start: Date = Date(timeIntervalSince1970: 1_796_000_000), backlogLimit: Int = 100_000,
+        batchSize: Int = 200, topicPage: Int = 1_000
+    ) throws -> PipelineHarness {
+        let conninfo = try TemporaryPostgres.freshDatabase()
+        let migrator = try Migrator(folder: TestService.sqlFolder)
+        _ = try MigrateCommand.apply(migrator, conninfo: conninfo)
+        let pool = try PostgresPool(conninfo: conninfo, size: 3)
+        let logger = Logger(
+            minimumLevel: .error,
+            sink: ProcessInfo.processInfo.environment["HERALD_TEST_LOG"] == nil ? .discard : .standardError)
+        let clock = PipelineTestClock(start)
+        var config = ServiceConfig.defaults
+        config.eventBacklogLimit = backlogLimit
+        config.pipelineBatchSize = batchSize
+        let context = ServiceContext(
+            config: config, pool: pool, logger: logger, metrics: Metrics(), migrator: migrator,
+            timeZoneData: TimeZoneData.status(), zones: zones,
+            authenticator: DatabaseAuthenticator(pool: pool, lifetime: .zero), clock: { clock.now })
+        var limits = BatchLimits()
+        limits.events = batchSize
+        limits.topicPage = topicPage
+        let harness = PipelineHarness(
+            context: context,
+            dispatcher: RequestDispatcher(
+                router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger),
+            adminKey: APIKeySecret.generate().value, clock: clock,
+            processor: BatchProcessor(decider: PipelineEnvironment.decider(zones: zones), limits: limits))
+        try pool.withConnectionBlocking { [adminKey = harness.adminKey] connection in
+            try APIKeyRepository.upsertAdmin(
+                id: "admin", name: "test admin", keyHash: APIKeySecret(adminKey).hash, on: connection)
+        }
+        return harness
+    }
+
+    /// Sends a request with the admin key.
+    func send(_ method: HTTPMethod, _ target: String, json: String? = nil) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.set("Authorization", "Bearer \(adminKey)")
+        if json != nil { headers.set("Content-Type", "application/json") }
+        return dispatcher.respond(
+            to: HTTPRequest(method: method, target: target, headers: headers, body: Array((json ?? "").utf8)))
+    }
+
+    /// Runs work on a pool connection.
+    func database<R: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> R) throws -> R {
+        try context.pool.withConnectionBlocking(body)
+    }
+
+    /// Runs SQL for setup or assertions.
+    func sql(_ text: String, _ parameters: [(any PostgresEncodable)?] = []) throws -> PostgresResult {
+        let query = Query(unsafeSQL: text)
+        return try database { connection in try connection.query(query, parameters) }
+    }
+
+    /// One integer from a query.
+    func count(_ text: String, _ parameters: [(any PostgresEncodable)?] = []) throws -> Int {
+        try sql(text, parameters).single().int(0)
+    }
+
+    /// Stores a category.
+    func category(_ category: HeraldCore.Category) throws {
+        _ = try database { connection in try CategoryRepository.create(category, actorKeyId: nil, on: connection) }
+    }
+
+    /// Stores a user.
+    func user(
+        _ id: String, timeZone: String? = nil, quiet: (start: Int, end: Int)? = nil, locale: String? = "en",
+        badge: Bool = true
+    ) throws {
+        _ = try sql(
+            """
+            INSERT INTO users (id, locale, time_zone, quiet_start_minute, quiet_end_minute, badge, created_at, updated_at)
+            VALUES ($1, $2, $3, $4::smallint, $5::smallint, $6::boolean, now(), now())
+            """, [id, locale, timeZone, quiet?.start, quiet?.end, badge])
+    }
+
+    /// Stores an active device.
+    func device(_ installation: String, user: String, platform: Device.Platform = .apns) throws {
+        let token: String
+        switch platform {
+        case .apns:
+            token = String(repeating: "ab", count: 32) + installation.utf8.map { String($0, radix: 16) }.joined()
+        case .fcm: token = "fcm-token-" + installation
+        case .webpush: token = "https://push.example.com/" + installation
+        case .wns: token = "https://wns.example.com/" + installation
+        }
+        _ = try sql(
+            """
+            INSERT INTO devices (installation_id, user_id, platform, token, web_push_p256dh, web_push_auth, app_id,
+                                 last_registered_at, created_at)
+            VALUES ($1, $2, $3, $4, $5, $6, 'com.example.app', now(), now())
+            """,
+            [
+                installation, user, platform.rawValue, token, platform == .webpush ? "BPk" : nil,
+                platform == .webpush ? "auth" : nil,
+            ])
+    }
+
+    /// Subscribes users to a topic.
+    func subscribe(_ users: [String], to topic: String) throws {
+        for user in users {
+            _ = try sql(
+                "INSERT INTO topic_subscriptions (topic, user_id, created_at) VALUES ($1, $2, now())", [topic, user])
+        }
+    }
+
+    /// Runs batches at the clock's time until one finds nothing to do; returns the reports that did work.
+    @discardableResult
+    func decideAll() throws -> [BatchReport] {
+        var reports: [BatchReport] = []
+        while true {
+            let report = try database { [processor, clock] connection in
+                try processor.run(on: connection, now: clock.now)
+            }
+            guard report.didWork else { return reports }
+            reports.append(report)
+        }
+    }
+
+    /// An event body.
+    static func event(
+        id: String, category: String = "chat.message", users: [String] = ["u1"], source: String = "chat",
+        thread: String? = nil, item: String? = nil, actor: String? = nil, occurredAt: Date,
+        data: String = #"{"text":"hi"}"#, topic: String? = nil
+    ) -> String {
+        var members = [
+            #""id":"\#(id)""#, #""source":"\#(source)""#, #""category":"\#(category)""#,
+            #""occurred_at":"\#(JSONCoders.formatISO8601(occurredAt))""#,
+            #""recipients":[\#(users.map { "\"\($0)\"" }.joined(separator: ","))]"#, #""data":\#(data)"#,
+        ]
+        if let thread { members.append(#""thread_id":"\#(thread)""#) }
+        if let item { members.append(#""item_id":"\#(item)""#) }
+        if let actor { members.append(#""actor":"\#(actor)""#) }
+        if let topic { members.append(#""topic":"\#(topic)""#) }
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    /// A chat category with an English template.
+    static func chatCategory(
+        id: String = "chat.message", quietHours: HeraldCore.Category.QuietHoursPolicy = .defer,
+        collapse: HeraldCore.Category.CollapseRule? = nil, ttlSeconds: Int = 86_400
+    ) -> HeraldCore.Category {
+        HeraldCore.Category(
+            id: id, name: "Chat message", quietHours: quietHours, ttlSeconds: ttlSeconds, collapse: collapse,
+            templates: [
+                "en": LocalizedTemplates(
+                    title: "New message", body: "{text}", digestTitle: "New messages",
+                    digestBody: "{count, plural, one {# new message} other {# new messages}}")
+            ])
+    }
+
+    func close() { context.pool.close() }
+}
