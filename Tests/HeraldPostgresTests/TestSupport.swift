@@ -18,7 +18,7 @@ func eventually(timeout: Duration = .seconds(30), _ condition: () throws -> Bool
 }
 
 /// The async variant of `eventually`, which sleeps without blocking a thread.
-func waitUntil(timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async rethrows -> Bool {
+func waitUntil(timeout: Duration = .seconds(300), _ condition: () async throws -> Bool) async rethrows -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try await condition() { return true }
