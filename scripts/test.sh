@@ -16,18 +16,23 @@ tzroot=.build/icu-tz
 tzdir=$("$bin/herald" tzdata build --out "$tzroot" --print-dir)
 export ICU_TIMEZONE_FILES_DIR="$tzdir"
 
-echo "== swift test"
 export HERALD_BINARY="$bin/herald"
 export HERALD_SQL_DIR="$PWD/sql"
 log=$(mktemp)
-set +e
-$swift test --skip-build 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
-set -e
+trap 'rm -f "$log"' EXIT
+# Two runs: the service suites drive handlers synchronously (blocking database calls) and start real binaries,
+# which would starve the timing-sensitive pool and listener tests of the 2-thread cooperative pool.
+for part in "--skip HeraldServiceTests" "--filter HeraldServiceTests"; do
+    echo "== swift test $part"
+    set +e
+    # shellcheck disable=SC2086
+    $swift test --skip-build $part 2>&1 | tee -a "$log" | grep -v -E '^(◇|↳|\s+Executed|Test Suite|Test Case)'
+    status=${PIPESTATUS[0]}
+    set -e
+    [[ $status -eq 0 ]] || { echo "swift test $part failed ($status)"; grep -E '✘' "$log" | head -40; exit "$status"; }
+done
 echo "== swift test summary"
-grep -E "Test run with [0-9]+ tests|Executed [0-9]+ tests" "$log" | tail -3 || true
-rm -f "$log"
-[[ $status -eq 0 ]] || { echo "swift test failed ($status)"; exit "$status"; }
+grep -E "Test run with [0-9]+ tests" "$log"
 
 echo "== deploy files"
 scripts/verify-deploy.sh "$bin/herald"
