@@ -36,7 +36,8 @@ for _ in $(seq 1 300); do
 done
 ready "$port" || { echo "herald never became ready"; tail -20 "$work/herald.log"; exit 1; }
 
+# One worker: the generator is not thread-safe on every Python (a rare internal "AST recursion depth" error).
 .venv/bin/schemathesis run openapi.yaml --url "http://127.0.0.1:$port" \
     --header "Authorization: Bearer $key" \
     --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
-    --phases examples,coverage,fuzzing --max-examples 25 --seed 1 --workers 2 --no-shrink
+    --phases examples,coverage,fuzzing --max-examples 20 --seed 1 --workers 1 --no-shrink
