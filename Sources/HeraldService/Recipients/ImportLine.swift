@@ -61,6 +61,9 @@ struct ImportLine: Decodable {
 
     /// Decodes one line, or says what is wrong with it (a pointer into the line and a detail).
     static func decode(_ line: ArraySlice<UInt8>, with decoder: JSONDecoder) -> Result<ImportLine, ValidationFailure> {
+        if NULEscape.isPresent(in: line) {
+            return .failure(ValidationFailure(errors: [.init(pointer: "", detail: "may not contain \\u0000")]))
+        }
         do {
             return .success(try decoder.decode(ImportLine.self, from: Data(line)))
         } catch let error as DecodingError {
