@@ -23,7 +23,12 @@ final class RunningHerald: @unchecked Sendable {
 
     static var binary: String {
         if let path = ProcessInfo.processInfo.environment["HERALD_BINARY"] { return path }
-        let bundle = Bundle.main.bundleURL.deletingLastPathComponent()
+        // The test bundle sits beside the binaries of the same build; look in its folder and the one above.
+        let bundle = Bundle.main.bundleURL
+        for folder in [bundle, bundle.deletingLastPathComponent()] {
+            let candidate = folder.appendingPathComponent("herald").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
         return bundle.appendingPathComponent("herald").path
     }
 
