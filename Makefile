@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 
-.PHONY: all deps build build-debug run test test-swift test-api format clean
+.PHONY: all deps build build-debug run bench test test-swift test-api format clean
 
 all: build
 
@@ -17,6 +17,9 @@ build-debug: deps
 
 run: build
 	.build/release/herald serve
+
+bench: build
+	.build/release/herald bench
 
 test: deps
 	@scripts/test.sh

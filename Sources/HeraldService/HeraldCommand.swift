@@ -8,6 +8,7 @@ public enum HeraldCommand {
         usage: herald serve [--flag value ...]     serve HTTP (see README for every setting)
                herald migrate [status]             apply pending migrations, or list them
                herald tzdata build|version|check   compile the OS tz database for ICU
+               herald bench [--quick] [--json PATH]  measure throughput, latency and memory
                herald version
 
         """
@@ -20,6 +21,7 @@ public enum HeraldCommand {
         }
         let rest = Array(arguments.dropFirst())
         switch command {
+        case "bench": return BenchCommand.run(arguments: rest, environment: environment)
         case "tzdata":
             return TimeZoneDataCommand.run(arguments: rest)
         case "version", "--version":

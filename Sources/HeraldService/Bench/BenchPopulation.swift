@@ -1,0 +1,94 @@
+import Foundation
+import HeraldCore
+import HeraldHTTP
+import HeraldPostgres
+
+/// The synthetic recipients and events of a benchmark run, loaded through the service's own bulk paths.
+struct BenchPopulation {
+    static let zones = [
+        "Europe/London", "Europe/Paris", "America/New_York", "America/Sao_Paulo", "Asia/Tokyo", "Asia/Kolkata",
+        "Australia/Sydney", "Africa/Lagos", "America/Los_Angeles", "Europe/Berlin", "Asia/Singapore",
+        "Pacific/Auckland",
+    ]
+    static let p256dh = "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM"
+
+    let users: Int
+
+    /// Devices of user `index`: one to three, cycling through the platforms.
+    static func deviceCount(_ index: Int) -> Int { index % 3 + 1 }
+
+    /// One import line for user `index`.
+    func importLine(_ index: Int) -> String {
+        var devices: [String] = []
+        for slot in 0..<Self.deviceCount(index) {
+            let seed = index * 4 + slot
+            let installation = #""installation_id":"i\#(seed)""#
+            switch (index + slot) % 3 {
+            case 0:
+                let hex = String(seed, radix: 16)
+                let token = String(repeating: "0", count: 64 - hex.count) + hex
+                devices.append(#"{\#(installation),"platform":"apns","token":"\#(token)","app_id":"com.bench"}"#)
+            case 1:
+                let token = "fcm\(seed):APA91b" + String(repeating: "k", count: 120)
+                devices.append(#"{\#(installation),"platform":"fcm","token":"\#(token)","app_id":"com.bench"}"#)
+            default:
+                devices.append(
+                    #"{\#(installation),"platform":"webpush","token":{"endpoint":"https://push.example.net/\#(seed)","#
+                        + #""p256dh":"\#(Self.p256dh)","auth":"tBHItJI5svbpez7KI4CCXg"},"app_id":"com.bench"}"#)
+            }
+        }
+        let quiet = index % 7 == 0 ? #","quiet_hours":{"start":"23:00","end":"06:00"}"# : ""
+        let zone = Self.zones[index % Self.zones.count]
+        let head = #"{"id":"u\#(index)","locale":"en","time_zone":"\#(zone)"\#(quiet)"#
+        return head + #","devices":[\#(devices.joined(separator: ","))]}"#
+    }
+
+    /// Stores the categories, imports every user with devices, and turns one category off for some users.
+    func load(_ service: BenchService) throws {
+        for category in [Self.category("chat.message"), Self.category("promo.offer")] {
+            _ = try service.database { connection in
+                try CategoryRepository.create(category, actorKeyId: nil, on: connection)
+            }
+        }
+        var start = 0
+        while start < users {
+            let end = min(start + 2_000, users)
+            let body = (start..<end).map(importLine).joined(separator: "\n")
+            let response = service.send(.post, "/v1/users:import", body: body, contentType: "application/x-ndjson")
+            guard response.status == .ok else {
+                throw ServiceStartError(message: "bench: user import failed with status \(response.status.rawValue)")
+            }
+            start = end
+        }
+        _ = try service.database { connection in
+            try connection.execute(
+                Query(
+                    unsafeSQL: """
+                        INSERT INTO user_preferences (user_id, category_id, setting, updated_at)
+                        SELECT id, 'promo.offer', 'off', now() FROM users WHERE right(id, 1) IN ('3', '8')
+                        """))
+        }
+    }
+
+    /// A category with an English template.
+    static func category(_ id: String) -> HeraldCore.Category {
+        HeraldCore.Category(
+            id: id, name: id, quietHours: .defer, ttlSeconds: 86_400, collapse: nil,
+            templates: [
+                "en": LocalizedTemplates(
+                    title: "New message", body: "{text}", digestTitle: "New messages",
+                    digestBody: "{count, plural, one {# new message} other {# new messages}}")
+            ])
+    }
+
+    /// A batch body of events `range` from `source`, each to one user; one in ten is a promotion.
+    func eventBatch(source: String, _ range: Range<Int>) -> String {
+        let occurred = JSONCoders.formatISO8601(Date())
+        let events = range.map { index in
+            let category = index % 10 == 9 ? "promo.offer" : "chat.message"
+            return #"{"id":"e\#(index)","source":"\#(source)","category":"\#(category)","occurred_at":"\#(occurred)","#
+                + #""recipients":["u\#(index % users)"],"data":{"text":"hello number \#(index)"}}"#
+        }
+        return #"{"events":[\#(events.joined(separator: ","))]}"#
+    }
+}

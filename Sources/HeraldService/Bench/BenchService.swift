@@ -1,0 +1,111 @@
+import Foundation
+import HeraldHTTP
+import HeraldPostgres
+import HeraldText
+
+/// The whole service for a benchmark: its own database (embedded in a temporary folder unless `DATABASE_URL` is
+/// set), migrations, pool, routes and an HTTP server on a free loopback port. Workers start on demand.
+final class BenchService: Sendable {
+    let context: ServiceContext
+    let conninfo: String
+    let dispatcher: RequestDispatcher
+    let server: HTTPServer
+    let adminKey: String
+    let folder: String
+    private let embedded: EmbeddedPostgres?
+
+    init(environment: [String: String]) throws {
+        folder = NSTemporaryDirectory() + "herald-bench-\(ProcessInfo.processInfo.processIdentifier)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var config = ServiceConfig.defaults
+        config.dataDirectory = folder
+        config.databaseURL = environment["DATABASE_URL"]
+        config.httpHost = "127.0.0.1"
+        config.httpPort = 0
+        config.databasePoolSize = 8
+        let logger = Logger(minimumLevel: .error)
+        let timeZoneData = try TimeZoneSetup.activate(config)
+        let database = try DatabaseSetup.start(config)
+        embedded = database.embedded
+        conninfo = database.conninfo
+        let migrator = try Migrator(folder: DatabaseSetup.migrationsFolder(config, environment: environment))
+        _ = try MigrateCommand.apply(migrator, conninfo: conninfo)
+        let pool = try PostgresPool(conninfo: conninfo, size: config.databasePoolSize)
+        adminKey = APIKeySecret.generate().value
+        try pool.withConnectionBlocking { [adminKey] connection in
+            try APIKeyRepository.upsertAdmin(
+                id: "bench", name: "benchmark", keyHash: APIKeySecret(adminKey).hash, on: connection)
+        }
+        let metrics = Metrics()
+        context = ServiceContext(
+            config: config, pool: pool, logger: logger, metrics: metrics, migrator: migrator,
+            timeZoneData: timeZoneData, zones: ICUZoneDirectory(), authenticator: DatabaseAuthenticator(pool: pool),
+            clock: { Date() })
+        dispatcher = RequestDispatcher(
+            router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger)
+        server = HTTPServer(
+            configuration: HTTPServerConfiguration(
+                host: config.httpHost, port: 0, threadPoolSize: config.httpThreads,
+                connectionLimit: config.httpConnectionLimit, idleTimeout: .seconds(config.httpIdleTimeoutSeconds),
+                maxBodyBytes: config.maxBodyBytes),
+            dispatcher: dispatcher, logger: logger, metrics: metrics)
+        try server.start()
+    }
+
+    /// The server's base address.
+    var address: String { "http://127.0.0.1:\(server.port ?? 0)" }
+
+    /// Starts the pipeline workers as `herald serve` does.
+    func startWorkers() throws -> PipelineWorkers? {
+        try PipelineService.start(context: context, conninfo: conninfo)
+    }
+
+    /// Sends a request in process with the admin key.
+    func send(
+        _ method: HTTPMethod, _ target: String, body: String, contentType: String = "application/json"
+    )
+        -> HTTPResponse
+    {
+        var headers = HTTPHeaders()
+        headers.set("Authorization", "Bearer \(adminKey)")
+        headers.set("Content-Type", contentType)
+        return dispatcher.respond(
+            to: HTTPRequest(method: method, target: target, headers: headers, body: Array(body.utf8)))
+    }
+
+    /// Runs work on a pool connection.
+    func database<R: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> R) throws -> R {
+        try context.pool.withConnectionBlocking(body)
+    }
+
+    /// One number from a query.
+    func number(_ sql: String) throws -> Double {
+        try database { connection in try connection.query(Query(unsafeSQL: sql)).single().double(0) }
+    }
+
+    /// One setting of the server.
+    func setting(_ name: String) throws -> String {
+        try database { connection in
+            try connection.query(Query(unsafeSQL: "SELECT current_setting('\(name)')")).single().string(0)
+        }
+    }
+
+    /// Waits until no event is pending, polling.
+    func waitForDrain(timeoutSeconds: Double = 600) throws {
+        let start = ContinuousClock.now
+        while try number("SELECT count(*)::float8 FROM events WHERE state = 'pending'") > 0 {
+            guard BenchStatistics.seconds(since: start) < timeoutSeconds else {
+                throw ServiceStartError(message: "bench: the pipeline did not drain in time")
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    /// Stops the server, the pool and the embedded cluster, and removes the temporary folder.
+    func close() {
+        server.stop(timeout: .seconds(2))
+        context.pool.close()
+        try? embedded?.stop()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+}
