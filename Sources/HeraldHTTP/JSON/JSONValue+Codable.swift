@@ -7,11 +7,6 @@ public typealias JSONValue = HeraldCore.JSONValue
 extension JSONValue {
     /// Parses JSON bytes; malformed JSON is a 400 problem.
     public init(parsing bytes: [UInt8]) throws(HTTPError) {
-        if NULEscape.isPresent(in: bytes) {
-            throw HTTPError(
-                status: .unprocessableContent, type: "validation-failed", title: "Validation failed",
-                detail: "Strings may not contain the NUL character (\\u0000).")
-        }
         do {
             self = try JSONCoders.decoder.decode(JSONValue.self, from: Data(bytes))
         } catch {
