@@ -48,7 +48,7 @@ enum EventsAPI {
     }
 
     static func ingest(_ request: HTTPRequest, _ environment: PipelineEnvironment) throws -> HTTPResponse {
-        let (events, isBatch) = try split(try request.decodeJSONValue())
+        let (events, isBatch) = try split(try EventBodyParser.body(of: request))
         var results = [IngestResult](repeating: IngestResult(index: 0, status: .invalid), count: events.count)
         var rows: [EventIngestRow] = []
         var rowIndex: [Int] = []
