@@ -1,6 +1,8 @@
 -- Recipients: users, their preferences, mutes, topic subscriptions and devices, plus a record of every device
 -- deactivation. Identifiers are opaque ASCII and compared bytewise (COLLATE "C"), which keeps the btree indexes
--- the decision pipeline pages through cheap and their order independent of the server's locale.
+-- the decision pipeline pages through cheap and their order independent of the server's locale. Their format checks
+-- use an unbounded character class plus a length check: a bounded repetition such as {1,128} made PostgreSQL's
+-- regex engine cost about 25 µs per row, five times a whole bulk-import insert.
 
 CREATE TABLE users (
     id text COLLATE "C" NOT NULL,
@@ -15,7 +17,7 @@ CREATE TABLE users (
     created_at timestamptz NOT NULL,
     updated_at timestamptz NOT NULL,
     CONSTRAINT users_pkey PRIMARY KEY (id),
-    CONSTRAINT users_id_format CHECK (id ~ '^[A-Za-z0-9._:@|-]{1,128}$'),
+    CONSTRAINT users_id_format CHECK (id ~ '^[A-Za-z0-9._:@|-]+$' AND octet_length(id) <= 128),
     CONSTRAINT users_locale_length CHECK (char_length(locale) BETWEEN 1 AND 128),
     CONSTRAINT users_time_zone_length CHECK (char_length(time_zone) BETWEEN 1 AND 200),
     CONSTRAINT users_quiet_hours_complete CHECK ((quiet_start_minute IS NULL) = (quiet_end_minute IS NULL)),
@@ -71,7 +73,7 @@ CREATE TABLE topic_subscriptions (
     created_at timestamptz NOT NULL,
     CONSTRAINT topic_subscriptions_pkey PRIMARY KEY (topic, user_id),
     CONSTRAINT topic_subscriptions_user_fkey FOREIGN KEY (user_id) REFERENCES users (id) ON DELETE CASCADE,
-    CONSTRAINT topic_subscriptions_topic_format CHECK (topic ~ '^[A-Za-z0-9._:@|-]{1,200}$')
+    CONSTRAINT topic_subscriptions_topic_format CHECK (topic ~ '^[A-Za-z0-9._:@|-]+$' AND octet_length(topic) <= 200)
 );
 
 -- A user's subscriptions, for deleting a user without scanning every topic.
@@ -99,7 +101,9 @@ CREATE TABLE devices (
     deactivation_reason text,
     CONSTRAINT devices_pkey PRIMARY KEY (installation_id),
     CONSTRAINT devices_user_fkey FOREIGN KEY (user_id) REFERENCES users (id) ON DELETE CASCADE,
-    CONSTRAINT devices_installation_id_format CHECK (installation_id ~ '^[A-Za-z0-9._:@|-]{1,128}$'),
+    CONSTRAINT devices_installation_id_format CHECK (
+        installation_id ~ '^[A-Za-z0-9._:@|-]+$' AND octet_length(installation_id) <= 128
+    ),
     CONSTRAINT devices_platform_valid CHECK (platform IN ('apns', 'fcm', 'webpush', 'wns')),
     CONSTRAINT devices_environment_valid CHECK (
         environment IN ('production', 'sandbox') AND (environment = 'production' OR platform = 'apns')

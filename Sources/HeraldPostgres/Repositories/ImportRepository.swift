@@ -3,18 +3,27 @@ import HeraldCore
 
 /// How many rows a bulk import wrote.
 public struct ImportCounts: Sendable, Hashable {
-    /// Users created or replaced (a user on several lines counts once: the last line wins).
+    /// Users created or changed (a user on several lines counts once: the last line wins; an unchanged one not at
+    /// all).
     public var users: Int
     /// Devices created or replaced.
     public var devices: Int
     /// Installations removed because an imported device took their token.
     public var displacedDevices: Int
+    /// Time spent streaming rows into the staging table (the caller's parsing included).
+    public var stagingMilliseconds: Int
+    /// Time spent upserting from the staging table.
+    public var upsertMilliseconds: Int
 
     /// Creates counts.
-    public init(users: Int, devices: Int, displacedDevices: Int) {
+    public init(
+        users: Int, devices: Int, displacedDevices: Int, stagingMilliseconds: Int = 0, upsertMilliseconds: Int = 0
+    ) {
         self.users = users
         self.devices = devices
         self.displacedDevices = displacedDevices
+        self.stagingMilliseconds = stagingMilliseconds
+        self.upsertMilliseconds = upsertMilliseconds
     }
 }
 
@@ -48,6 +57,28 @@ public enum ImportRepository {
     // Temporary tables are never analysed automatically; without statistics the joins below may plan badly.
     static let analyzeRows = Query(unsafeSQL: "ANALYZE import_rows", name: "import_analyze_rows")
     static let analyzeDevices = Query(unsafeSQL: "ANALYZE import_devices", name: "import_analyze_devices")
+    // A user whose profile is unchanged is not rewritten, so importing the same file again costs reads only.
+    // Most imports name each user once; they skip the sort that de-duplicating needs, and fall back to it when the
+    // upsert meets a user twice (SQLSTATE 21000).
+    static let savepoint = Query(name: "import_savepoint", sql: "SAVEPOINT import_users")
+    static let rollbackToSavepoint = Query(
+        name: "import_rollback_savepoint", sql: "ROLLBACK TO SAVEPOINT import_users")
+    static let upsertDistinctUsers = Query(
+        name: "import_upsert_distinct_users",
+        sql: """
+            INSERT INTO users (id, locale, time_zone, quiet_start_minute, quiet_end_minute, quiet_days, badge,
+                               created_at, updated_at)
+            SELECT user_id, locale, time_zone, quiet_start, quiet_end, quiet_days, badge, $1, $1
+            FROM import_rows WHERE kind = 'u'
+            ON CONFLICT (id) DO UPDATE SET
+                locale = EXCLUDED.locale, time_zone = EXCLUDED.time_zone,
+                quiet_start_minute = EXCLUDED.quiet_start_minute, quiet_end_minute = EXCLUDED.quiet_end_minute,
+                quiet_days = EXCLUDED.quiet_days, badge = EXCLUDED.badge, updated_at = EXCLUDED.updated_at
+            WHERE (users.locale, users.time_zone, users.quiet_start_minute, users.quiet_end_minute, users.quiet_days,
+                   users.badge)
+                IS DISTINCT FROM (EXCLUDED.locale, EXCLUDED.time_zone, EXCLUDED.quiet_start_minute,
+                                  EXCLUDED.quiet_end_minute, EXCLUDED.quiet_days, EXCLUDED.badge)
+            """)
     static let upsertUsers = Query(
         name: "import_upsert_users",
         sql: """
@@ -59,6 +90,10 @@ public enum ImportRepository {
                 locale = EXCLUDED.locale, time_zone = EXCLUDED.time_zone,
                 quiet_start_minute = EXCLUDED.quiet_start_minute, quiet_end_minute = EXCLUDED.quiet_end_minute,
                 quiet_days = EXCLUDED.quiet_days, badge = EXCLUDED.badge, updated_at = EXCLUDED.updated_at
+            WHERE (users.locale, users.time_zone, users.quiet_start_minute, users.quiet_end_minute, users.quiet_days,
+                   users.badge)
+                IS DISTINCT FROM (EXCLUDED.locale, EXCLUDED.time_zone, EXCLUDED.quiet_start_minute,
+                                  EXCLUDED.quiet_end_minute, EXCLUDED.quiet_days, EXCLUDED.badge)
             """)
     // The last line wins per installation, then per token, so the upsert below never meets one key twice.
     static let stageDevices = Query(
@@ -110,18 +145,33 @@ public enum ImportRepository {
         now: Date, on connection: PostgresConnection, _ write: (ImportWriter) throws -> Void
     ) throws -> ImportCounts {
         try connection.transaction { connection in
+            let clock = ContinuousClock()
+            let started = clock.now
             try connection.executeScript(createStaging)
             let staged = try connection.copyIn(copyRows) { copy in try write(ImportWriter(copy)) }
-            guard staged > 0 else { return ImportCounts(users: 0, devices: 0, displacedDevices: 0) }
+            let stagedAt = clock.now
+            var counts = ImportCounts(users: 0, devices: 0, displacedDevices: 0)
+            counts.stagingMilliseconds = milliseconds(stagedAt - started)
+            guard staged > 0 else { return counts }
             try connection.executeScript(analyzeRows)
-            let users = try connection.execute(upsertUsers, [now])
-            guard try connection.execute(stageDevices) > 0 else {
-                return ImportCounts(users: users, devices: 0, displacedDevices: 0)
+            try connection.execute(savepoint)
+            do {
+                counts.users = try connection.execute(upsertDistinctUsers, [now])
+            } catch let error as PostgresError where error.sqlState == "21000" {
+                try connection.execute(rollbackToSavepoint)
+                counts.users = try connection.execute(upsertUsers, [now])
             }
-            try connection.executeScript(analyzeDevices)
-            let displaced = try connection.execute(displaceDevices, [now])
-            let devices = try connection.execute(upsertDevices, [now])
-            return ImportCounts(users: users, devices: devices, displacedDevices: displaced)
+            if try connection.execute(stageDevices) > 0 {
+                try connection.executeScript(analyzeDevices)
+                counts.displacedDevices = try connection.execute(displaceDevices, [now])
+                counts.devices = try connection.execute(upsertDevices, [now])
+            }
+            counts.upsertMilliseconds = milliseconds(clock.now - stagedAt)
+            return counts
         }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds) * 1000 + Int(duration.components.attoseconds / 1_000_000_000_000_000)
     }
 }

@@ -11,7 +11,8 @@ enum ImportAPI {
             request, _ in
             let mediaType = request.headers["content-type"]?.split(separator: ";").first?
                 .trimmingCharacters(in: .whitespaces).lowercased()
-            guard mediaType == "application/x-ndjson" else {
+            // text/plain is accepted as well, for tools that cannot send a custom media type.
+            guard mediaType == "application/x-ndjson" || mediaType == "text/plain" else {
                 throw HTTPError(
                     status: .unsupportedMediaType, type: "unsupported-content-type",
                     detail: "Send one JSON user per line with Content-Type: application/x-ndjson.")

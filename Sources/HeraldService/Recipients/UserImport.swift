@@ -20,6 +20,9 @@ enum UserImport {
     }
 
     struct Summary: Encodable {
+        /// Time spent parsing, validating and streaming lines into the staging table, and upserting from it.
+        var stagingMilliseconds: Int
+        var upsertMilliseconds: Int
         var lines: Int
         var importedLines: Int
         var failedLines: Int
@@ -35,13 +38,19 @@ enum UserImport {
         body: [UInt8], now: Date, zones: ICUZoneDirectory, on connection: PostgresConnection
     ) throws -> Summary {
         var validator = RecipientValidator(zones: zones)
+        let decoder = JSONDecoder()
         var lines = 0
         var imported = 0
         var failed = 0
         var errors: [LineError] = []
+        var truncated = false
         func fail(_ line: Int, _ lineErrors: [HeraldHTTP.FieldError]) {
             failed += 1
-            for error in lineErrors where errors.count < maxReportedErrors {
+            for error in lineErrors {
+                guard errors.count < maxReportedErrors else {
+                    truncated = true
+                    return
+                }
                 errors.append(LineError(line: line, pointer: error.pointer, detail: error.detail))
             }
         }
@@ -56,12 +65,10 @@ enum UserImport {
                 guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
                 lines += 1
                 let parsed: ImportLine
-                do throws(HTTPError) {
-                    parsed = try JSONCoders.decode(ImportLine.self, from: Array(line))
-                } catch {
-                    let lineErrors =
-                        error.errors.isEmpty ? [.init(pointer: "", detail: lineDetail(error))] : error.errors
-                    fail(lineNumber, lineErrors)
+                switch ImportLine.decode(line, with: decoder) {
+                case .success(let decoded): parsed = decoded
+                case .failure(let failure):
+                    fail(lineNumber, failure.errors)
                     continue
                 }
                 switch parsed.validated(now: now, validator: &validator) {
@@ -75,11 +82,8 @@ enum UserImport {
             }
         }
         return Summary(
+            stagingMilliseconds: counts.stagingMilliseconds, upsertMilliseconds: counts.upsertMilliseconds,
             lines: lines, importedLines: imported, failedLines: failed, users: counts.users, devices: counts.devices,
-            displacedDevices: counts.displacedDevices, errors: errors, errorsTruncated: errors.count < failed)
-    }
-
-    private static func lineDetail(_ error: HTTPError) -> String {
-        error.type == "malformed-json" ? "is not a valid JSON object" : (error.detail ?? "is invalid")
+            displacedDevices: counts.displacedDevices, errors: errors, errorsTruncated: truncated)
     }
 }
