@@ -171,4 +171,39 @@ struct CategoryPreviewTests {
         let kolkata = Self.preview(service, #"{"time_zone":"Asia/Kolkata"}"#, id: "reminder").json
         #expect(kolkata["body"]?.stringValue == "Sent at 05:30")
     }
+
+    @Test("App-built notifications carry the fallback body; a device that cannot build gets the system text")
+    func appMode() throws {
+        let service = try TestService.make(clock: { Self.now })
+        defer { service.close() }
+        let body = CategorySamples.json([
+            "id": "order.shipped", "name": "Order shipped", "delivery_mode": "app",
+            "templates": [
+                "en": ["title": "Shipped", "body": "Order {order} is on its way", "fallback_body": "Open the app"]
+            ],
+        ])
+        #expect(service.send(.post, "/v1/categories", json: body).status == .created)
+        let app = Self.preview(service, #"{"data":{"order":"A-1"}}"#, id: "order.shipped").json
+        #expect(app["title"] == .null)
+        #expect(app["body"]?.stringValue == "Open the app")
+        #expect(app["fields"]?.arrayValue.first?["field"]?.stringValue == "fallback_body")
+        let system = Self.preview(
+            service, #"{"data":{"order":"A-1"},"app_builds_notifications":false}"#, id: "order.shipped"
+        ).json
+        #expect(system["title"]?.stringValue == "Shipped")
+        #expect(system["body"]?.stringValue == "Order A-1 is on its way")
+    }
+
+    @Test("A rendered collapse key longer than APNs allows becomes a stable 64-byte collapse id")
+    func longCollapseKey() throws {
+        let service = try TestService.make(clock: { Self.now })
+        defer { service.close() }
+        service.createChat()
+        let thread = String(repeating: "t", count: 128)
+        let first = Self.preview(service, #"{"thread_id":"\#(thread)"}"#).json
+        let second = Self.preview(service, #"{"thread_id":"\#(thread)","count":3}"#).json
+        let id = try #require(first.at("payload", "headers", "apns-collapse-id")?.stringValue)
+        #expect(id.utf8.count <= 64)
+        #expect(second.at("payload", "headers", "apns-collapse-id")?.stringValue == id)
+    }
 }

@@ -16,10 +16,11 @@ enum PageCursor {
         return text
     }
 
-    /// The history version a cursor points after; 400 for anything this service did not issue.
+    /// The history version a cursor points after (versions are 32-bit in the database); 400 for anything this
+    /// service did not issue.
     static func historyVersion(from cursor: String) throws(HTTPError) -> Int {
-        guard let text = decode(cursor, tag: "h1:"), let version = Int(text), version >= 0 else { throw invalid }
-        return version
+        guard let text = decode(cursor, tag: "h1:"), let version = Int32(text), version >= 0 else { throw invalid }
+        return Int(version)
     }
 
     /// `limit` from the query: 1 to `maximum`, `defaultValue` when absent.
