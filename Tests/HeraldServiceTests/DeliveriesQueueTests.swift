@@ -128,7 +128,10 @@ struct DeliveriesQueueTests {
         for body in [#"{"platform":"pager"}"#, #"{"limit":0}"#, #"{"lease_seconds":99999}"#] {
             #expect(await harness.send(.post, "/v1/deliveries/claim", json: body).status == .unprocessableContent)
         }
-        for body in [#"{"acks":[]}"#, #"{"acks":[{"id":"x","outcome":"maybe"}]}"#, "{}"] {
+        for body in [
+            #"{"acks":[]}"#, #"{"acks":[{"id":"x","outcome":"maybe"}]}"#, "{}",
+            #"{"acks":[{"id":"a\u0000b","outcome":"sent"}]}"#,
+        ] {
             #expect(await harness.send(.post, "/v1/deliveries/ack", json: body).status == .unprocessableContent)
         }
         let unknown = await harness.send(

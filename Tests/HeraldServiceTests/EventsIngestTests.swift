@@ -87,6 +87,11 @@ struct EventsIngestTests {
         #expect(pointers.contains("/0/category"))
         #expect(pointers.contains("/1/id"))
         #expect(await harness.send(.post, "/v1/events", json: "[]").status == .unprocessableContent)
+        // PostgreSQL cannot store U+0000: refused at the edge, never a 500.
+        let nul = PipelineHarness.event(id: "n1", occurredAt: start, data: #"{"text":"a\u0000b"}"#)
+        #expect(await harness.send(.post, "/v1/events", json: nul).status == .badRequest)
+        #expect(await harness.send(.get, "/v1/events/chat/a%00b").status == .notFound)
+        #expect(await harness.send(.post, "/v1/users/u%001/read", json: #"{"thread_id":"t"}"#).status == .notFound)
         let tooMany = "[" + Array(repeating: "{}", count: 1_001).joined(separator: ",") + "]"
         #expect(await harness.send(.post, "/v1/events", json: tooMany).status == .unprocessableContent)
     }

@@ -134,7 +134,11 @@ struct EventBodyParser {
             case UInt8(ascii: "n"): out.append(0x0A)
             case UInt8(ascii: "r"): out.append(0x0D)
             case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "u"): appendScalar(try unicodeEscape(), to: &out)
+            case UInt8(ascii: "u"):
+                // PostgreSQL cannot store U+0000 in text or jsonb, so no event may carry it.
+                let scalar = try unicodeEscape()
+                guard scalar.value != 0 else { throw Malformed() }
+                appendScalar(scalar, to: &out)
             default: throw Malformed()
             }
             index += 1
