@@ -77,6 +77,40 @@ struct ReadsTests {
         #expect(try pushes.map { try $0.string("kind") } == ["background", "withdraw"])
     }
 
+    @Test func withdrawalsOverTheSilentBudgetAreCoalescedIntoOneQueuedPush() async throws {
+        let harness = try await PipelineHarness.make(start: start)
+        defer { harness.close() }
+        try await harness.category(PipelineHarness.chatCategory())
+        try await harness.user("u3")
+        try await harness.device("phone", user: "u3", platform: .apns)
+        try await harness.device("tablet", user: "u3", platform: .fcm)
+        let items = (1...5).map { "c\($0)" }
+        let events = items.map { item in PipelineHarness.event(id: item, users: ["u3"], item: item, occurredAt: start) }
+        _ = await harness.send(.post, "/v1/events", json: "[\(events.joined(separator: ","))]")
+        try await harness.decideAll()
+        harness.clock.advance(60)
+        for item in items {
+            let read = await harness.send(
+                .post, "/v1/users/u3/read", json: #"{"item_ids":["\#(item)"],"device":"phone"}"#)
+            #expect(read.status == .ok)
+        }
+        // Three go out at once (three per hour); the fourth waits for the budget and the fifth joins it.
+        let withdrawals = try await harness.sql(
+            """
+            SELECT body, coalesce_key, available_at FROM deliveries
+            WHERE installation_id = 'tablet' AND kind = 'withdraw' ORDER BY available_at
+            """
+        )
+        #expect(withdrawals.count == 4)
+        let pending = try #require(withdrawals.last)
+        #expect(try pending.decode(String?.self, "coalesce_key") != nil)
+        #expect(try pending.date("available_at") > harness.clock.now)
+        let c4 = try await harness.sql("SELECT collapse_id FROM decisions WHERE item_id = 'c4'").single().string(0)
+        let c5 = try await harness.sql("SELECT collapse_id FROM decisions WHERE item_id = 'c5'").single().string(0)
+        #expect(try pending.string("body").contains(c4) && pending.string("body").contains(c5))
+        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u3'") == 0)
+    }
+
     @Test func aReadOfAThreadCoversItsItemsAndBadInputIsRefused() async throws {
         let harness = try await PipelineHarness.make(start: start)
         defer { harness.close() }
