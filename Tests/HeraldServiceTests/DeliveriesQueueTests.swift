@@ -7,128 +7,135 @@ import Testing
 
 @testable import HeraldService
 
-@Suite("The delivery queue")
+@Suite("The delivery queue", .serialized)
 struct DeliveriesQueueTests {
     let start = Date(timeIntervalSince1970: 1_796_130_000)
 
     /// One event queued for u1's APNs, FCM and Web Push devices.
-    func prepared(ttl: Int = 86_400) throws -> PipelineHarness {
-        let harness = try PipelineHarness.make(start: start)
-        try harness.category(PipelineHarness.chatCategory(ttlSeconds: ttl))
-        try harness.user("u1")
-        try harness.device("phone", user: "u1", platform: .apns)
-        try harness.device("tablet", user: "u1", platform: .fcm)
-        try harness.device("browser", user: "u1", platform: .webpush)
-        _ = harness.send(.post, "/v1/events", json: PipelineHarness.event(id: "q1", occurredAt: start))
-        try harness.decideAll()
+    func prepared(ttl: Int = 86_400) async throws -> PipelineHarness {
+        let harness = try await PipelineHarness.make(start: start)
+        try await harness.category(PipelineHarness.chatCategory(ttlSeconds: ttl))
+        try await harness.user("u1")
+        try await harness.device("phone", user: "u1", platform: .apns)
+        try await harness.device("tablet", user: "u1", platform: .fcm)
+        try await harness.device("browser", user: "u1", platform: .webpush)
+        _ = await harness.send(.post, "/v1/events", json: PipelineHarness.event(id: "q1", occurredAt: start))
+        try await harness.decideAll()
         return harness
     }
 
-    func claim(_ harness: PipelineHarness, _ body: String = "{}") -> [HeraldHTTP.JSONValue] {
-        let response = harness.send(.post, "/v1/deliveries/claim", json: body)
+    func claim(_ harness: PipelineHarness, _ body: String = "{}") async -> [HeraldHTTP.JSONValue] {
+        let response = await harness.send(.post, "/v1/deliveries/claim", json: body)
         guard response.status == .ok, case .array(let deliveries)? = response.json["deliveries"] else { return [] }
         return deliveries
     }
 
     func ack(
         _ harness: PipelineHarness, _ id: HeraldHTTP.JSONValue?, _ outcome: String, extra: String = ""
-    )
-        -> HeraldHTTP.JSONValue
-    {
+    ) async -> HeraldHTTP.JSONValue {
         guard case .string(let id)? = id else { return .null }
         let body = #"{"acks":[{"id":"\#(id)","outcome":"\#(outcome)"\#(extra)}]}"#
-        return harness.send(.post, "/v1/deliveries/ack", json: body).json
+        return await harness.send(.post, "/v1/deliveries/ack", json: body).json
     }
 
-    @Test func claimAckRetryAndLeaseExpiry() throws {
-        let harness = try prepared()
+    @Test func claimAckRetryAndLeaseExpiry() async throws {
+        let harness = try await prepared()
         defer { harness.close() }
-        let fcm = claim(harness, #"{"platform":"fcm","limit":10}"#)
+        let fcm = await claim(harness, #"{"platform":"fcm","limit":10}"#)
         #expect(fcm.map { $0["platform"] } == [.string("fcm")])
-        let first = claim(harness, #"{"limit":1,"lease_seconds":10}"#)
-        let second = claim(harness, #"{"limit":5,"lease_seconds":10}"#)
+        let first = await claim(harness, #"{"limit":1,"lease_seconds":10}"#)
+        let second = await claim(harness, #"{"limit":5,"lease_seconds":10}"#)
         #expect(first.count == 1 && second.count == 1)
-        #expect(claim(harness).isEmpty)
+        #expect(await claim(harness).isEmpty)
 
-        let sent = ack(harness, fcm.first?["id"], "sent")
+        let sent = await ack(harness, fcm.first?["id"], "sent")
         #expect(sent["results"]?.firstResult["state"] == .string("sent"))
-        let retried = ack(harness, first.first?["id"], "retry")
+        let retried = await ack(harness, first.first?["id"], "retry")
         #expect(retried["results"]?.firstResult["state"] == .string("queued"))
-        #expect(claim(harness).isEmpty)
+        #expect(await claim(harness).isEmpty)
         // A sent delivery cannot be acked again.
-        #expect(ack(harness, fcm.first?["id"], "retry")["results"]?.firstResult["status"] == .string("not_leased"))
+        #expect(
+            await ack(harness, fcm.first?["id"], "retry")["results"]?.firstResult["status"] == .string("not_leased"))
 
         // The retry waits 5 s; the other lease runs out after 10 s and goes back to the queue.
         harness.clock.advance(5)
-        let again = claim(harness, #"{"lease_seconds":60}"#)
+        let again = await claim(harness, #"{"lease_seconds":60}"#)
         #expect(again.map { $0["id"] } == [first.first?["id"]])
         #expect(again.first?["attempts"] == .int(2))
         harness.clock.advance(6)
-        let rescued = claim(harness)
+        let rescued = await claim(harness)
         #expect(rescued.map { $0["id"] } == [second.first?["id"]])
         let expiries = ["apns", "fcm", "webpush"].compactMap {
             harness.context.metrics.counterValue("herald_delivery_lease_expiries_total", labels: [$0])
         }
         #expect(expiries.reduce(0, +) == 1)
-        #expect(try harness.count("SELECT count(*) FROM deliveries WHERE state = 'leased'") == 2)
+        #expect(try await harness.count("SELECT count(*) FROM deliveries WHERE state = 'leased'") == 2)
     }
 
-    @Test func aDeadTokenDeactivatesTheDeviceAndDropsItsQueuedPushes() throws {
-        let harness = try prepared()
+    @Test func aDeadTokenDeactivatesTheDeviceAndDropsItsQueuedPushes() async throws {
+        let harness = try await prepared()
         defer { harness.close() }
-        _ = harness.send(.post, "/v1/events", json: PipelineHarness.event(id: "q2", occurredAt: start))
-        try harness.decideAll()
-        let leased = claim(harness, #"{"platform":"apns","limit":1}"#)
-        let result = ack(harness, leased.first?["id"], "dead_token", extra: #","detail":"Unregistered""#)
+        _ = await harness.send(.post, "/v1/events", json: PipelineHarness.event(id: "q2", occurredAt: start))
+        try await harness.decideAll()
+        let leased = await claim(harness, #"{"platform":"apns","limit":1}"#)
+        let result = await ack(harness, leased.first?["id"], "dead_token", extra: #","detail":"Unregistered""#)
         #expect(result["results"]?.firstResult["state"] == .string("dead_token"))
-        #expect(try harness.count("SELECT count(*) FROM devices WHERE installation_id = 'phone' AND active") == 0)
+        #expect(try await harness.count("SELECT count(*) FROM devices WHERE installation_id = 'phone' AND active") == 0)
         #expect(
-            try harness.count(
+            try await harness.count(
                 "SELECT count(*) FROM deliveries WHERE installation_id = 'phone' AND state = 'dead_token'") == 2)
-        #expect(claim(harness, #"{"platform":"apns"}"#).isEmpty)
+        #expect(await claim(harness, #"{"platform":"apns"}"#).isEmpty)
     }
 
-    @Test func anExpiredDeliveryIsDroppedAndCountedInsteadOfLeased() throws {
-        let harness = try prepared(ttl: 60)
+    @Test func anExpiredDeliveryIsDroppedAndCountedInsteadOfLeased() async throws {
+        let harness = try await prepared(ttl: 60)
         defer { harness.close() }
         harness.clock.advance(61)
-        #expect(claim(harness).isEmpty)
-        #expect(try harness.count("SELECT count(*) FROM deliveries WHERE state = 'expired'") == 3)
+        #expect(await claim(harness).isEmpty)
+        #expect(try await harness.count("SELECT count(*) FROM deliveries WHERE state = 'expired'") == 3)
         #expect(harness.context.metrics.counterValue("herald_deliveries_expired_total", labels: ["fcm"]) == 1)
     }
 
-    @Test func concurrentClaimsGetDisjointDeliveries() throws {
-        let harness = try PipelineHarness.make(start: start)
+    @Test func concurrentClaimsGetDisjointDeliveries() async throws {
+        let harness = try await PipelineHarness.make(start: start)
         defer { harness.close() }
-        try harness.category(PipelineHarness.chatCategory())
-        try harness.user("u1")
-        try harness.device("phone", user: "u1", platform: .apns)
-        try harness.device("tablet", user: "u1", platform: .fcm)
+        try await harness.category(PipelineHarness.chatCategory())
+        try await harness.user("u1")
+        try await harness.device("phone", user: "u1", platform: .apns)
+        try await harness.device("tablet", user: "u1", platform: .fcm)
         let events = (0..<60).map { PipelineHarness.event(id: "c\($0)", occurredAt: start) }
-        _ = harness.send(.post, "/v1/events", json: "[\(events.joined(separator: ","))]")
-        try harness.decideAll()
+        _ = await harness.send(.post, "/v1/events", json: "[\(events.joined(separator: ","))]")
+        try await harness.decideAll()
         let claimed = ClaimedIds()
-        DispatchQueue.concurrentPerform(iterations: 4) { _ in
-            while true {
-                let batch = claim(harness, #"{"limit":7}"#)
-                if batch.isEmpty { return }
-                claimed.add(batch.compactMap { if case .string(let id)? = $0["id"] { id } else { nil } })
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    while true {
+                        let batch = await claim(harness, #"{"limit":7}"#)
+                        if batch.isEmpty { return }
+                        claimed.add(batch.compactMap { if case .string(let id)? = $0["id"] { id } else { nil } })
+                    }
+                }
             }
         }
         #expect(claimed.all.count == 120)
         #expect(Set(claimed.all).count == 120)
     }
 
-    @Test func badClaimsAndAcksAre422() throws {
-        let harness = try PipelineHarness.make(start: start)
+    @Test func badClaimsAndAcksAre422() async throws {
+        let harness = try await PipelineHarness.make(start: start)
         defer { harness.close() }
         for body in [#"{"platform":"pager"}"#, #"{"limit":0}"#, #"{"lease_seconds":99999}"#] {
-            #expect(harness.send(.post, "/v1/deliveries/claim", json: body).status == .unprocessableContent)
+            #expect(await harness.send(.post, "/v1/deliveries/claim", json: body).status == .unprocessableContent)
         }
-        for body in [#"{"acks":[]}"#, #"{"acks":[{"id":"x","outcome":"maybe"}]}"#, "{}"] {
-            #expect(harness.send(.post, "/v1/deliveries/ack", json: body).status == .unprocessableContent)
+        for body in [
+            #"{"acks":[]}"#, #"{"acks":[{"id":"x","outcome":"maybe"}]}"#, "{}",
+            #"{"acks":[{"id":"a\u0000b","outcome":"sent"}]}"#,
+        ] {
+            #expect(await harness.send(.post, "/v1/deliveries/ack", json: body).status == .unprocessableContent)
         }
-        let unknown = harness.send(.post, "/v1/deliveries/ack", json: #"{"acks":[{"id":"nope","outcome":"sent"}]}"#)
+        let unknown = await harness.send(
+            .post, "/v1/deliveries/ack", json: #"{"acks":[{"id":"nope","outcome":"sent"}]}"#)
         #expect(unknown.json["results"]?.firstResult["status"] == .string("not_leased"))
     }
 }

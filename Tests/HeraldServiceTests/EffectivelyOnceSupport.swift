@@ -35,6 +35,9 @@ final class HeraldUnderTest: Sendable {
         environment["HERALD_PIPELINE_WORKERS"] = String(workers)
         environment["HERALD_PIPELINE_BATCH_SIZE"] = "100"
         environment["HERALD_LOG_LEVEL"] = "warning"
+        environment["HERALD_HTTP_THREADS"] = "4"
+        environment["HERALD_DB_POOL_SIZE"] = "4"
+        environment["HERALD_SHUTDOWN_GRACE"] = "1"
         environment.removeValue(forKey: "ICU_TIMEZONE_FILES_DIR")
         process.environment = environment
         let log = folder + "/herald-\(UUID().uuidString.prefix(6)).log"
@@ -43,7 +46,7 @@ final class HeraldUnderTest: Sendable {
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         try process.run()
         running.withLock { $0 = process }
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + .seconds(180)
         while ContinuousClock.now < deadline {
             guard process.isRunning else { throw RunningHerald.StartFailure(message: "herald exited at start") }
             if let status = try? await request("GET", "/ready").status, status == 200 { return }
@@ -53,22 +56,40 @@ final class HeraldUnderTest: Sendable {
     }
 
     /// SIGKILL: no shutdown code runs.
-    func killHard() {
+    func killHard() async {
         guard let process = running.withLock({ $0 }) else { return }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        await offCooperativePool { process.waitUntilExit() }
     }
 
     /// Whether the process still runs.
     var isRunning: Bool { running.withLock { $0?.isRunning ?? false } }
 
-    /// SIGTERM and wait; removes the folder.
-    func stop() {
-        if let process = running.withLock({ $0 }), process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
+    /// SIGTERM and wait (off the cooperative pool); removes the folder.
+    func stop() async {
+        guard let process = running.withLock({ $0 }) else { return }
+        await offCooperativePool { [folder] in
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+            try? FileManager.default.removeItem(atPath: folder)
         }
-        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Runs `body` with a started instance and stops it afterwards, also when `body` throws.
+    static func with(
+        conninfo: String, _ body: @Sendable (HeraldUnderTest) async throws -> Void
+    ) async throws {
+        let herald = try HeraldUnderTest(conninfo: conninfo)
+        do {
+            try await herald.start()
+            try await body(herald)
+        } catch {
+            await herald.stop()
+            throw error
+        }
+        await herald.stop()
     }
 
     /// One request; the status is 0 when the connection failed.
@@ -90,7 +111,7 @@ final class HeraldUnderTest: Sendable {
     @discardableResult
     func postUntilStored(_ batch: String) async throws -> Int {
         var attempts = 0
-        let deadline = ContinuousClock.now + .seconds(120)
+        let deadline = ContinuousClock.now + .seconds(300)
         while ContinuousClock.now < deadline {
             attempts += 1
             if let reply = try? await request("POST", "/v1/events", json: batch) {
@@ -125,14 +146,19 @@ struct EffectivelyOnceWorkload: Sendable {
             try connection.execute(
                 Query(
                     unsafeSQL:
-                        "INSERT INTO users (id, created_at, updated_at) SELECT 'u' || g, now(), now() FROM generate_series(1, $1) g"
+                        """
+                        INSERT INTO users (id, created_at, updated_at)
+                        SELECT 'u' || g, now(), now() FROM generate_series(1, $1) g
+                        """
                 ),
                 [users])
             try connection.execute(
                 Query(
                     unsafeSQL: """
-                        INSERT INTO devices (installation_id, user_id, platform, token, app_id, last_registered_at, created_at)
-                        SELECT 'ios-' || g, 'u' || g, 'apns', md5('ios' || g) || md5('x' || g), 'com.example.app', now(), now()
+                        INSERT INTO devices (installation_id, user_id, platform, token, app_id, last_registered_at,
+                                             created_at)
+                        SELECT 'ios-' || g, 'u' || g, 'apns', md5('ios' || g) || md5('x' || g), 'com.example.app',
+                               now(), now()
                         FROM generate_series(1, $1) g
                         UNION ALL
                         SELECT 'android-' || g, 'u' || g, 'fcm', 'fcm-' || g, 'com.example.app', now(), now()
@@ -160,7 +186,7 @@ struct EffectivelyOnceWorkload: Sendable {
 
     /// Polls until every event is decided and every collapse window with held-back events closed (a burst of one
     /// keeps an open group but has no timer).
-    func waitUntilSettled(on pool: PostgresPool, deadline: Duration = .seconds(180)) async throws {
+    func waitUntilSettled(on pool: PostgresPool, deadline: Duration = .seconds(300)) async throws {
         let end = ContinuousClock.now + deadline
         while ContinuousClock.now < end {
             let open = try await pool.withConnection { connection in

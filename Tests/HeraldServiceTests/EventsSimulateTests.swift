@@ -5,7 +5,7 @@ import Testing
 
 @testable import HeraldService
 
-@Suite("Event simulation")
+@Suite("Event simulation", .serialized)
 struct EventsSimulateTests {
     /// 2026-12-01T22:30:00Z: 23:30 in Berlin.
     let lateEvening = Date(timeIntervalSince1970: 1_796_164_200)
@@ -15,25 +15,27 @@ struct EventsSimulateTests {
         "silent_budgets", "timers",
     ]
 
-    func rowCounts(_ harness: PipelineHarness) throws -> [Int] {
-        try Self.tables.map { try harness.count("SELECT count(*) FROM \($0)") }
+    func rowCounts(_ harness: PipelineHarness) async throws -> [Int] {
+        var counts: [Int] = []
+        for table in Self.tables { counts.append(try await harness.count("SELECT count(*) FROM \(table)")) }
+        return counts
     }
 
-    @Test func aSimulationShowsTheDecisionAndThePushesAndWritesNothing() throws {
-        let harness = try PipelineHarness.make(start: lateEvening)
+    @Test func aSimulationShowsTheDecisionAndThePushesAndWritesNothing() async throws {
+        let harness = try await PipelineHarness.make(start: lateEvening)
         defer { harness.close() }
-        try harness.category(PipelineHarness.chatCategory(quietHours: .defer))
-        try harness.user("night", timeZone: "Europe/Berlin", quiet: (start: 22 * 60, end: 7 * 60))
-        try harness.device("phone", user: "night", platform: .apns)
-        try harness.device("laptop", user: "night", platform: .webpush)
+        try await harness.category(PipelineHarness.chatCategory(quietHours: .defer))
+        try await harness.user("night", timeZone: "Europe/Berlin", quiet: (start: 22 * 60, end: 7 * 60))
+        try await harness.device("phone", user: "night", platform: .apns)
+        try await harness.device("laptop", user: "night", platform: .webpush)
         // Some state exists already, so "nothing written" is not trivially true.
-        _ = harness.send(
+        _ = await harness.send(
             .post, "/v1/events", json: PipelineHarness.event(id: "real", users: ["night"], occurredAt: lateEvening))
-        try harness.decideAll()
-        let before = try rowCounts(harness)
+        try await harness.decideAll()
+        let before = try await rowCounts(harness)
 
         let event = PipelineHarness.event(id: "what-if", users: ["night", "stranger"], occurredAt: lateEvening)
-        let atNight = harness.send(.post, "/v1/events:simulate", json: event)
+        let atNight = await harness.send(.post, "/v1/events:simulate", json: event)
         #expect(atNight.status == .ok)
         guard case .array(let recipients)? = atNight.json["recipients"] else {
             Issue.record("no recipients: \(atNight.bodyText)")
@@ -52,7 +54,7 @@ struct EventsSimulateTests {
         #expect(pushes.contains { if case .string(let body)? = $0["body"] { body.contains("\"aps\"") } else { false } })
 
         let noon = #"{"at":"2026-12-02T11:00:00Z","# + event.dropFirst()
-        let atNoon = harness.send(.post, "/v1/events:simulate", json: String(noon))
+        let atNoon = await harness.send(.post, "/v1/events:simulate", json: String(noon))
         guard case .array(let daytime)? = atNoon.json["recipients"] else {
             Issue.record("no recipients at noon: \(atNoon.bodyText)")
             return
@@ -60,20 +62,20 @@ struct EventsSimulateTests {
         #expect(daytime.first?["reason"] == .string("delivered"))
         #expect(atNoon.json["at"] == .string("2026-12-02T11:00:00Z"))
 
-        #expect(try rowCounts(harness) == before)
-        #expect(harness.send(.get, "/v1/events/chat/what-if").status == .notFound)
+        #expect(try await rowCounts(harness) == before)
+        #expect(await harness.send(.get, "/v1/events/chat/what-if").status == .notFound)
     }
 
-    @Test func aSimulationOfAnUnknownCategoryOrABadInstantIs422() throws {
-        let harness = try PipelineHarness.make(start: lateEvening)
+    @Test func aSimulationOfAnUnknownCategoryOrABadInstantIs422() async throws {
+        let harness = try await PipelineHarness.make(start: lateEvening)
         defer { harness.close() }
-        let unknown = harness.send(
+        let unknown = await harness.send(
             .post, "/v1/events:simulate",
             json: PipelineHarness.event(id: "x", category: "nope", occurredAt: lateEvening))
         #expect(unknown.status == .unprocessableContent)
         #expect(unknown.json["pointer"] == .string("/category"))
         let badAt = #"{"at":"soon","# + PipelineHarness.event(id: "x", occurredAt: lateEvening).dropFirst()
-        let bad = harness.send(.post, "/v1/events:simulate", json: String(badAt))
+        let bad = await harness.send(.post, "/v1/events:simulate", json: String(badAt))
         #expect(bad.status == .unprocessableContent)
         #expect(bad.json["pointer"] == .string("/at"))
     }

@@ -8,25 +8,25 @@ import Testing
 
 @testable import HeraldService
 
-@Suite("Pipeline: ingest → decide → queue")
+@Suite("Pipeline: ingest → decide → queue", .serialized)
 struct PipelineDecisionTests {
     /// 2026-12-01T22:30:00Z, which is 23:30 in Berlin.
     let lateEvening = Date(timeIntervalSince1970: 1_796_164_200)
 
-    @Test func oneRecipientWithTwoDevicesGetsOneDecisionAndTwoQueuedPushes() throws {
-        let harness = try PipelineHarness.make(start: lateEvening)
+    @Test func oneRecipientWithTwoDevicesGetsOneDecisionAndTwoQueuedPushes() async throws {
+        let harness = try await PipelineHarness.make(start: lateEvening)
         defer { harness.close() }
-        try harness.category(PipelineHarness.chatCategory())
-        try harness.user("u1")
-        try harness.device("phone", user: "u1", platform: .apns)
-        try harness.device("tablet", user: "u1", platform: .fcm)
-        let accepted = harness.send(
+        try await harness.category(PipelineHarness.chatCategory())
+        try await harness.user("u1")
+        try await harness.device("phone", user: "u1", platform: .apns)
+        try await harness.device("tablet", user: "u1", platform: .fcm)
+        let accepted = await harness.send(
             .post, "/v1/events", json: PipelineHarness.event(id: "m1", item: "msg-1", occurredAt: lateEvening))
         #expect(accepted.status == .accepted)
-        let reports = try harness.decideAll()
+        let reports = try await harness.decideAll()
         #expect(reports.map(\.eventsDone).reduce(0, +) == 1)
 
-        let status = harness.send(.get, "/v1/events/chat/m1").json
+        let status = await harness.send(.get, "/v1/events/chat/m1").json
         #expect(status["status"] == .string("decided"))
         guard case .array(let recipients)? = status["recipients"], let decision = recipients.first else {
             Issue.record("no decision")
@@ -40,7 +40,7 @@ struct PipelineDecisionTests {
             return
         }
         #expect(ids.count == 2)
-        let rows = try harness.sql(
+        let rows = try await harness.sql(
             "SELECT id, platform, kind, state, body, event_source, event_id FROM deliveries ORDER BY platform")
         #expect(rows.count == 2)
         #expect(try rows.map { try $0.string("platform") } == ["apns", "fcm"])
@@ -50,20 +50,20 @@ struct PipelineDecisionTests {
             try Set(rows.map { try $0.string("id") })
                 == Set(ids.compactMap { if case .string(let s) = $0 { s } else { nil } }))
         #expect(try rows[0].string("body").contains("\"badge\":1"))
-        #expect(try harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u1'") == 1)
+        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u1'") == 1)
     }
 
-    @Test func aQuietHoursDeferralBecomesClaimableWhenTheWindowEnds() throws {
-        let harness = try PipelineHarness.make(start: lateEvening)
+    @Test func aQuietHoursDeferralBecomesClaimableWhenTheWindowEnds() async throws {
+        let harness = try await PipelineHarness.make(start: lateEvening)
         defer { harness.close() }
-        try harness.category(PipelineHarness.chatCategory(quietHours: .defer))
-        try harness.user("night", timeZone: "Europe/Berlin", quiet: (start: 22 * 60, end: 7 * 60))
-        try harness.device("phone", user: "night")
-        _ = harness.send(
+        try await harness.category(PipelineHarness.chatCategory(quietHours: .defer))
+        try await harness.user("night", timeZone: "Europe/Berlin", quiet: (start: 22 * 60, end: 7 * 60))
+        try await harness.device("phone", user: "night")
+        _ = await harness.send(
             .post, "/v1/events", json: PipelineHarness.event(id: "late", users: ["night"], occurredAt: lateEvening))
-        try harness.decideAll()
+        try await harness.decideAll()
         let morning = Date(timeIntervalSince1970: 1_796_191_200)  // 2026-12-02T06:00:00Z = 07:00 in Berlin
-        let decision = harness.send(.get, "/v1/events/chat/late").json["recipients"]
+        let decision = await harness.send(.get, "/v1/events/chat/late").json["recipients"]
         guard case .array(let recipients)? = decision else {
             Issue.record("no decision")
             return
@@ -71,12 +71,12 @@ struct PipelineDecisionTests {
         #expect(recipients.first?["reason"] == .string("deferred.quiet_hours"))
         #expect(recipients.first?["deliver_at"] == .string(JSONCoders.formatISO8601(morning)))
 
-        let tooEarly = harness.send(.post, "/v1/deliveries/claim", json: #"{"limit":10}"#)
+        let tooEarly = await harness.send(.post, "/v1/deliveries/claim", json: #"{"limit":10}"#)
         #expect(tooEarly.json["deliveries"] == .array([]))
         harness.clock.set(morning - 1)
-        #expect(harness.send(.post, "/v1/deliveries/claim", json: "{}").json["deliveries"] == .array([]))
+        #expect(await harness.send(.post, "/v1/deliveries/claim", json: "{}").json["deliveries"] == .array([]))
         harness.clock.set(morning)
-        let due = harness.send(.post, "/v1/deliveries/claim", json: "{}")
+        let due = await harness.send(.post, "/v1/deliveries/claim", json: "{}")
         guard case .array(let leased)? = due.json["deliveries"] else {
             Issue.record("no deliveries")
             return
@@ -85,85 +85,82 @@ struct PipelineDecisionTests {
         #expect(leased.first?["available_at"] == .string(JSONCoders.formatISO8601(morning)))
     }
 
-    @Test func aBurstDecidedByTwoConcurrentWorkersProducesOneFirstPushAndOneDigest() throws {
-        let harness = try PipelineHarness.make(start: lateEvening, batchSize: 1)
+    @Test func aBurstDecidedByTwoConcurrentWorkersProducesOneFirstPushAndOneDigest() async throws {
+        let harness = try await PipelineHarness.make(start: lateEvening, batchSize: 1)
         defer { harness.close() }
-        try harness.category(
+        try await harness.category(
             PipelineHarness.chatCategory(
                 collapse: HeraldCore.Category.CollapseRule(keyTemplate: "msg:{thread_id}", windowSeconds: 60)))
-        try harness.user("u1")
-        try harness.device("phone", user: "u1")
+        try await harness.user("u1")
+        try await harness.device("phone", user: "u1")
         let events = (0..<20).map {
             PipelineHarness.event(id: "burst-\($0)", thread: "t1", actor: "a\($0 % 3)", occurredAt: lateEvening)
         }
-        #expect(harness.send(.post, "/v1/events", json: "[\(events.joined(separator: ","))]").status == .accepted)
+        #expect(await harness.send(.post, "/v1/events", json: "[\(events.joined(separator: ","))]").status == .accepted)
 
-        let failures = ConcurrentFailures()
-        DispatchQueue.concurrentPerform(iterations: 2) { _ in
-            do { try harness.decideAll() } catch { failures.record(error) }
-        }
-        #expect(failures.all.isEmpty)
-        #expect(try harness.count("SELECT count(*) FROM decisions") == 20)
-        #expect(try harness.count("SELECT count(*) FROM decisions WHERE outcome = 'delivered'") == 1)
-        #expect(try harness.count("SELECT count(*) FROM decisions WHERE outcome = 'collapsed'") == 19)
-        #expect(try harness.count("SELECT count(*) FROM deliveries") == 1)
-        #expect(try harness.count("SELECT count(*) FROM timers") == 1)
+        // Two workers at once: each runs batches of one event on its own pool connection.
+        try await Self.twoWorkers(harness)
+        #expect(try await harness.count("SELECT count(*) FROM decisions") == 20)
+        #expect(try await harness.count("SELECT count(*) FROM decisions WHERE outcome = 'delivered'") == 1)
+        #expect(try await harness.count("SELECT count(*) FROM decisions WHERE outcome = 'collapsed'") == 19)
+        #expect(try await harness.count("SELECT count(*) FROM deliveries") == 1)
+        #expect(try await harness.count("SELECT count(*) FROM timers") == 1)
 
         harness.clock.advance(61)
-        DispatchQueue.concurrentPerform(iterations: 2) { _ in
-            do { try harness.decideAll() } catch { failures.record(error) }
+        try await Self.twoWorkers(harness)
+        #expect(try await harness.count("SELECT count(*) FROM digests") == 1)
+        #expect(try await harness.count("SELECT event_count FROM digests") == 20)
+        #expect(try await harness.count("SELECT count(*) FROM timers") == 0)
+        #expect(try await harness.count("SELECT count(DISTINCT collapse_id) FROM deliveries") == 1)
+        let bodies = try await harness.sql("SELECT body FROM deliveries ORDER BY created_at, id").map {
+            try $0.string(0)
         }
-        #expect(failures.all.isEmpty)
-        #expect(try harness.count("SELECT count(*) FROM digests") == 1)
-        #expect(try harness.count("SELECT event_count FROM digests") == 20)
-        #expect(try harness.count("SELECT count(*) FROM timers") == 0)
-        #expect(try harness.count("SELECT count(DISTINCT collapse_id) FROM deliveries") == 1)
-        let bodies = try harness.sql("SELECT body FROM deliveries ORDER BY created_at, id").map { try $0.string(0) }
         #expect(bodies.count == 2)
         #expect(bodies.contains { $0.contains("20 new messages") })
-        #expect(try harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u1'") == 20)
+        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u1'") == 20)
     }
 
-    @Test func aTopicIsDecidedPageByPageOncePerSubscriber() throws {
-        let harness = try PipelineHarness.make(start: lateEvening, topicPage: 2)
+    @Test func aTopicIsDecidedPageByPageOncePerSubscriber() async throws {
+        let harness = try await PipelineHarness.make(start: lateEvening, topicPage: 2)
         defer { harness.close() }
-        try harness.category(PipelineHarness.chatCategory())
+        try await harness.category(PipelineHarness.chatCategory())
         let members = ["m1", "m2", "m3", "m4", "m5"]
-        for member in members { try harness.user(member) }
-        try harness.subscribe(members, to: "room:1")
+        for member in members { try await harness.user(member) }
+        try await harness.subscribe(members, to: "room:1")
         // m3 is named explicitly and also subscribed; m5 caused the event.
-        _ = harness.send(
+        _ = await harness.send(
             .post, "/v1/events",
             json: PipelineHarness.event(id: "t1", users: ["m3"], actor: "m5", occurredAt: lateEvening, topic: "room:1"))
-        let reports = try harness.decideAll()
+        let reports = try await harness.decideAll()
         #expect(reports.count == 3)
-        #expect(try harness.count("SELECT count(*) FROM decisions") == 5)
-        #expect(try harness.count("SELECT count(*) FROM decisions WHERE outcome = 'suppressed.actor'") == 1)
-        #expect(try harness.count("SELECT count(*) FROM decisions WHERE outcome = 'no_devices'") == 4)
-        #expect(try harness.count("SELECT recipients_decided FROM events") == 5)
-        #expect(try harness.count("SELECT count(*) FROM events WHERE state = 'decided'") == 1)
+        #expect(try await harness.count("SELECT count(*) FROM decisions") == 5)
+        #expect(try await harness.count("SELECT count(*) FROM decisions WHERE outcome = 'suppressed.actor'") == 1)
+        #expect(try await harness.count("SELECT count(*) FROM decisions WHERE outcome = 'no_devices'") == 4)
+        #expect(try await harness.count("SELECT recipients_decided FROM events") == 5)
+        #expect(try await harness.count("SELECT count(*) FROM events WHERE state = 'decided'") == 1)
     }
 
-    @Test func twoEventsForOneUserInOneBatchSeeEachOthersState() throws {
-        let harness = try PipelineHarness.make(start: lateEvening)
+    @Test func twoEventsForOneUserInOneBatchSeeEachOthersState() async throws {
+        let harness = try await PipelineHarness.make(start: lateEvening)
         defer { harness.close() }
-        try harness.category(PipelineHarness.chatCategory())
-        try harness.user("u1")
-        try harness.device("phone", user: "u1")
+        try await harness.category(PipelineHarness.chatCategory())
+        try await harness.user("u1")
+        try await harness.device("phone", user: "u1")
         let events = (1...3).map { PipelineHarness.event(id: "s\($0)", occurredAt: lateEvening) }
-        _ = harness.send(.post, "/v1/events", json: "[\(events.joined(separator: ","))]")
-        let reports = try harness.decideAll()
+        _ = await harness.send(.post, "/v1/events", json: "[\(events.joined(separator: ","))]")
+        let reports = try await harness.decideAll()
         #expect(reports.count == 1)
-        let badges = try harness.sql("SELECT badge FROM decisions ORDER BY event_seq").map { try $0.int(0) }
+        let badges = try await harness.sql("SELECT badge FROM decisions ORDER BY event_seq").map { try $0.int(0) }
         #expect(badges == [1, 2, 3])
     }
 }
 
-/// Errors collected from concurrent work.
-final class ConcurrentFailures: Sendable {
-    private let errors = Mutex<[String]>([])
-
-    func record(_ error: any Error) { errors.withLock { $0.append(String(describing: error)) } }
-
-    var all: [String] { errors.withLock { $0 } }
+extension PipelineDecisionTests {
+    /// Runs two batch loops at the same time until neither finds work.
+    static func twoWorkers(_ harness: PipelineHarness) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<2 { group.addTask { _ = try await harness.decideAll() } }
+            try await group.waitForAll()
+        }
+    }
 }

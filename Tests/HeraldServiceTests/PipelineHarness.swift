@@ -33,7 +33,14 @@ struct PipelineHarness: Sendable {
     static func make(
         start: Date = Date(timeIntervalSince1970: 1_796_000_000), backlogLimit: Int = 100_000,
         batchSize: Int = 200, topicPage: Int = 1_000
-    ) throws -> PipelineHarness {
+    ) async throws -> PipelineHarness {
+        try await offCooperativePool {
+            try build(start: start, backlogLimit: backlogLimit, batchSize: batchSize, topicPage: topicPage)
+        }
+    }
+
+    private static func build(start: Date, backlogLimit: Int, batchSize: Int, topicPage: Int) throws -> PipelineHarness
+    {
         let conninfo = try TemporaryPostgres.freshDatabase()
         let migrator = try Migrator(folder: TestService.sqlFolder)
         _ = try MigrateCommand.apply(migrator, conninfo: conninfo)
@@ -65,50 +72,53 @@ struct PipelineHarness: Sendable {
         return harness
     }
 
-    /// Sends a request with the admin key.
-    func send(_ method: HTTPMethod, _ target: String, json: String? = nil) -> HTTPResponse {
+    /// Sends a request with the admin key (handlers block, so on a thread of its own).
+    func send(_ method: HTTPMethod, _ target: String, json: String? = nil) async -> HTTPResponse {
         var headers = HTTPHeaders()
         headers.set("Authorization", "Bearer \(adminKey)")
         if json != nil { headers.set("Content-Type", "application/json") }
-        return dispatcher.respond(
-            to: HTTPRequest(method: method, target: target, headers: headers, body: Array((json ?? "").utf8)))
+        let request = HTTPRequest(method: method, target: target, headers: headers, body: Array((json ?? "").utf8))
+        return await offCooperativePool { [dispatcher] in dispatcher.respond(to: request) }
     }
 
     /// Runs work on a pool connection.
-    func database<R: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> R) throws -> R {
-        try context.pool.withConnectionBlocking(body)
+    func database<R: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> R) async throws -> R {
+        try await context.pool.withConnection(body)
     }
 
     /// Runs SQL for setup or assertions.
-    func sql(_ text: String, _ parameters: [(any PostgresEncodable)?] = []) throws -> PostgresResult {
+    func sql(_ text: String, _ parameters: [(any PostgresEncodable)?] = []) async throws -> PostgresResult {
         let query = Query(unsafeSQL: text)
-        return try database { connection in try connection.query(query, parameters) }
+        return try await database { connection in try connection.query(query, parameters) }
     }
 
     /// One integer from a query.
-    func count(_ text: String, _ parameters: [(any PostgresEncodable)?] = []) throws -> Int {
-        try sql(text, parameters).single().int(0)
+    func count(_ text: String, _ parameters: [(any PostgresEncodable)?] = []) async throws -> Int {
+        try await sql(text, parameters).single().int(0)
     }
 
     /// Stores a category.
-    func category(_ category: HeraldCore.Category) throws {
-        _ = try database { connection in try CategoryRepository.create(category, actorKeyId: nil, on: connection) }
+    func category(_ category: HeraldCore.Category) async throws {
+        _ = try await database { connection in
+            try CategoryRepository.create(category, actorKeyId: nil, on: connection)
+        }
     }
 
     /// Stores a user.
     func user(
         _ id: String, timeZone: String? = nil, quiet: (start: Int, end: Int)? = nil, locale: String? = "en",
         badge: Bool = true
-    ) throws {
-        _ = try sql(
+    ) async throws {
+        _ = try await sql(
             """
-            INSERT INTO users (id, locale, time_zone, quiet_start_minute, quiet_end_minute, badge, created_at, updated_at)
+            INSERT INTO users (id, locale, time_zone, quiet_start_minute, quiet_end_minute, badge, created_at,
+                               updated_at)
             VALUES ($1, $2, $3, $4::smallint, $5::smallint, $6::boolean, now(), now())
             """, [id, locale, timeZone, quiet?.start, quiet?.end, badge])
     }
 
     /// Stores an active device.
-    func device(_ installation: String, user: String, platform: Device.Platform = .apns) throws {
+    func device(_ installation: String, user: String, platform: Device.Platform = .apns) async throws {
         let token: String
         switch platform {
         case .apns:
@@ -117,7 +127,7 @@ struct PipelineHarness: Sendable {
         case .webpush: token = "https://push.example.com/" + installation
         case .wns: token = "https://wns.example.com/" + installation
         }
-        _ = try sql(
+        _ = try await sql(
             """
             INSERT INTO devices (installation_id, user_id, platform, token, web_push_p256dh, web_push_auth, app_id,
                                  last_registered_at, created_at)
@@ -130,19 +140,19 @@ struct PipelineHarness: Sendable {
     }
 
     /// Subscribes users to a topic.
-    func subscribe(_ users: [String], to topic: String) throws {
+    func subscribe(_ users: [String], to topic: String) async throws {
         for user in users {
-            _ = try sql(
+            _ = try await sql(
                 "INSERT INTO topic_subscriptions (topic, user_id, created_at) VALUES ($1, $2, now())", [topic, user])
         }
     }
 
     /// Runs batches at the clock's time until one finds nothing to do; returns the reports that did work.
     @discardableResult
-    func decideAll() throws -> [BatchReport] {
+    func decideAll() async throws -> [BatchReport] {
         var reports: [BatchReport] = []
         while true {
-            let report = try database { [processor, clock] connection in
+            let report = try await database { [processor, clock] connection in
                 try processor.run(on: connection, now: clock.now)
             }
             guard report.didWork else { return reports }
@@ -183,4 +193,19 @@ struct PipelineHarness: Sendable {
     }
 
     func close() { context.pool.close() }
+}
+
+/// Runs blocking work on a thread of its own: the cooperative pool has two threads here, and a test that blocks
+/// them stalls every async test of the run.
+func offCooperativePool<R: Sendable>(_ work: @escaping @Sendable () throws -> R) async throws -> R {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
+
+/// Runs blocking work that cannot fail on a thread of its own.
+func offCooperativePool<R: Sendable>(_ work: @escaping @Sendable () -> R) async -> R {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: work()) }.start()
+    }
 }

@@ -5,94 +5,128 @@ import Testing
 
 @testable import HeraldService
 
-@Suite("Reads, withdrawal and badge")
+@Suite("Reads, withdrawal and badge", .serialized)
 struct ReadsTests {
     let start = Date(timeIntervalSince1970: 1_796_130_000)
 
     /// u1 with a phone (APNs) and a tablet (FCM), and two decided events about items i1 and i2.
-    func prepared() throws -> PipelineHarness {
-        let harness = try PipelineHarness.make(start: start)
-        try harness.category(PipelineHarness.chatCategory())
-        try harness.user("u1")
-        try harness.device("phone", user: "u1", platform: .apns)
-        try harness.device("tablet", user: "u1", platform: .fcm)
+    func prepared() async throws -> PipelineHarness {
+        let harness = try await PipelineHarness.make(start: start)
+        try await harness.category(PipelineHarness.chatCategory())
+        try await harness.user("u1")
+        try await harness.device("phone", user: "u1", platform: .apns)
+        try await harness.device("tablet", user: "u1", platform: .fcm)
         let events = ["i1", "i2"].map { (item: String) in
             PipelineHarness.event(id: "e-" + item, item: item, occurredAt: start)
         }
-        _ = harness.send(.post, "/v1/events", json: "[\(events.joined(separator: ","))]")
-        try harness.decideAll()
+        _ = await harness.send(.post, "/v1/events", json: "[\(events.joined(separator: ","))]")
+        try await harness.decideAll()
         return harness
     }
 
-    @Test func aReadLowersTheCountOnceAndWithdrawsFromTheOtherDevices() throws {
-        let harness = try prepared()
+    @Test func aReadLowersTheCountOnceAndWithdrawsFromTheOtherDevices() async throws {
+        let harness = try await prepared()
         defer { harness.close() }
-        #expect(try harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u1'") == 2)
-        let queuedBefore = try harness.count("SELECT count(*) FROM deliveries")
-        let collapseId = try harness.sql(
+        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u1'") == 2)
+        let queuedBefore = try await harness.count("SELECT count(*) FROM deliveries")
+        let collapseId = try await harness.sql(
             "SELECT collapse_id FROM decisions WHERE item_id = 'i1'"
         ).single().string(0)
 
         harness.clock.advance(60)
-        let read = harness.send(.post, "/v1/users/u1/read", json: #"{"item_ids":["i1"],"device":"phone"}"#)
+        let read = await harness.send(.post, "/v1/users/u1/read", json: #"{"item_ids":["i1"],"device":"phone"}"#)
         #expect(read.status == .ok)
         #expect(read.json["items_read"] == .int(1))
         #expect(read.json["unread_count"] == .int(1))
         #expect(read.json["badge"] == .int(1))
         #expect(read.json["withdrawn"] == .array([.string(collapseId)]))
-        let withdrawals = try harness.sql(
+        let withdrawals = try await harness.sql(
             "SELECT installation_id, kind, body FROM deliveries WHERE kind <> 'alert' ORDER BY installation_id")
         #expect(withdrawals.count == 1)
         #expect(try withdrawals.first?.string("installation_id") == "tablet")
         #expect(try withdrawals.first?.string("kind") == "withdraw")
         #expect(try withdrawals.first?.string("body").contains(collapseId) == true)
-        #expect(try harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u1'") == 1)
+        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u1'") == 1)
 
-        let again = harness.send(.post, "/v1/users/u1/read", json: #"{"item_ids":["i1"],"device":"phone"}"#)
+        let again = await harness.send(.post, "/v1/users/u1/read", json: #"{"item_ids":["i1"],"device":"phone"}"#)
         #expect(again.json["items_read"] == .int(0))
         #expect(again.json["unread_count"] == .int(1))
         #expect(again.json["delivery_ids"] == .array([]))
-        #expect(try harness.count("SELECT count(*) FROM deliveries") == queuedBefore + 1)
+        #expect(try await harness.count("SELECT count(*) FROM deliveries") == queuedBefore + 1)
     }
 
-    @Test func anItemReadEventWithdrawsAndSendsTheBadgeToTheOtherDevices() throws {
-        let harness = try prepared()
+    @Test func anItemReadEventWithdrawsAndSendsTheBadgeToTheOtherDevices() async throws {
+        let harness = try await prepared()
         defer { harness.close() }
         harness.clock.advance(60)
         let event =
             #"{"id":"r1","source":"chat","category":"item.read","recipients":["u1"],"item_id":"i2","#
             + #""occurred_at":"\#(JSONCoders.formatISO8601(start))","data":{"device":"tablet"}}"#
-        #expect(harness.send(.post, "/v1/events", json: event).status == .accepted)
-        try harness.decideAll()
-        #expect(try harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u1'") == 1)
-        let decision = try harness.sql(
+        #expect(await harness.send(.post, "/v1/events", json: event).status == .accepted)
+        try await harness.decideAll()
+        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u1'") == 1)
+        let decision = try await harness.sql(
             "SELECT outcome, detail FROM decisions d JOIN events e ON e.seq = d.event_seq WHERE e.id = 'r1'"
         ).single()
         #expect(try decision.string("outcome") == "read")
         #expect(try decision.string("detail") == "items_read=1")
         // The phone (APNs) gets the withdrawal and a badge-only push; the tablet read it and gets nothing.
-        let pushes = try harness.sql(
+        let pushes = try await harness.sql(
             "SELECT installation_id, kind FROM deliveries WHERE kind <> 'alert' ORDER BY kind")
         #expect(try pushes.map { try $0.string("installation_id") } == ["phone", "phone"])
         #expect(try pushes.map { try $0.string("kind") } == ["background", "withdraw"])
     }
 
-    @Test func aReadOfAThreadCoversItsItemsAndBadInputIsRefused() throws {
-        let harness = try PipelineHarness.make(start: start)
+    @Test func withdrawalsOverTheSilentBudgetAreCoalescedIntoOneQueuedPush() async throws {
+        let harness = try await PipelineHarness.make(start: start)
         defer { harness.close() }
-        try harness.category(PipelineHarness.chatCategory())
-        try harness.user("u2")
+        try await harness.category(PipelineHarness.chatCategory())
+        try await harness.user("u3")
+        try await harness.device("phone", user: "u3", platform: .apns)
+        try await harness.device("tablet", user: "u3", platform: .fcm)
+        let items = (1...5).map { "c\($0)" }
+        let events = items.map { item in PipelineHarness.event(id: item, users: ["u3"], item: item, occurredAt: start) }
+        _ = await harness.send(.post, "/v1/events", json: "[\(events.joined(separator: ","))]")
+        try await harness.decideAll()
+        harness.clock.advance(60)
+        for item in items {
+            let read = await harness.send(
+                .post, "/v1/users/u3/read", json: #"{"item_ids":["\#(item)"],"device":"phone"}"#)
+            #expect(read.status == .ok)
+        }
+        // Three go out at once (three per hour); the fourth waits for the budget and the fifth joins it.
+        let withdrawals = try await harness.sql(
+            """
+            SELECT body, coalesce_key, available_at FROM deliveries
+            WHERE installation_id = 'tablet' AND kind = 'withdraw' ORDER BY available_at
+            """
+        )
+        #expect(withdrawals.count == 4)
+        let pending = try #require(withdrawals.last)
+        #expect(try pending.decode(String?.self, "coalesce_key") != nil)
+        #expect(try pending.date("available_at") > harness.clock.now)
+        let c4 = try await harness.sql("SELECT collapse_id FROM decisions WHERE item_id = 'c4'").single().string(0)
+        let c5 = try await harness.sql("SELECT collapse_id FROM decisions WHERE item_id = 'c5'").single().string(0)
+        #expect(try pending.string("body").contains(c4) && pending.string("body").contains(c5))
+        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u3'") == 0)
+    }
+
+    @Test func aReadOfAThreadCoversItsItemsAndBadInputIsRefused() async throws {
+        let harness = try await PipelineHarness.make(start: start)
+        defer { harness.close() }
+        try await harness.category(PipelineHarness.chatCategory())
+        try await harness.user("u2")
         let events = (1...3).map {
             PipelineHarness.event(id: "t\($0)", users: ["u2"], thread: $0 == 3 ? "other" : "t", occurredAt: start)
         }
-        _ = harness.send(.post, "/v1/events", json: "[\(events.joined(separator: ","))]")
-        try harness.decideAll()
-        let read = harness.send(.post, "/v1/users/u2/read", json: #"{"thread_id":"t"}"#)
+        _ = await harness.send(.post, "/v1/events", json: "[\(events.joined(separator: ","))]")
+        try await harness.decideAll()
+        let read = await harness.send(.post, "/v1/users/u2/read", json: #"{"thread_id":"t"}"#)
         #expect(read.json["items_read"] == .int(2))
         #expect(read.json["unread_count"] == .int(1))
-        #expect(harness.send(.post, "/v1/users/nobody/read", json: #"{"thread_id":"t"}"#).status == .notFound)
-        #expect(harness.send(.post, "/v1/users/u2/read", json: "{}").status == .unprocessableContent)
+        #expect(await harness.send(.post, "/v1/users/nobody/read", json: #"{"thread_id":"t"}"#).status == .notFound)
+        #expect(await harness.send(.post, "/v1/users/u2/read", json: "{}").status == .unprocessableContent)
         #expect(
-            harness.send(.post, "/v1/users/u2/read", json: #"{"item_ids":[""]}"#).status == .unprocessableContent)
+            await harness.send(.post, "/v1/users/u2/read", json: #"{"item_ids":[""]}"#).status == .unprocessableContent)
     }
 }

@@ -15,9 +15,9 @@ public enum EventRepository {
         name: "events_ingest",
         sql: """
             WITH input AS (
-                SELECT x.ord, x.item->>'source' AS source, x.item->>'id' AS id,
-                       x.item->>'category' AS category_id, x.item->>'hash' AS body_hash, x.item->'document' AS document
-                FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(item, ord)
+                SELECT u.ord, u.source, u.id, u.category_id, u.body_hash, u.document::jsonb AS document
+                FROM unnest($1::text[], $4::text[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY
+                     AS u(source, id, category_id, body_hash, document, ord)
             ),
             checked AS (
                 SELECT i.*, (c.id IS NOT NULL OR i.category_id = $3) AS category_known,
@@ -54,7 +54,14 @@ public enum EventRepository {
         for _ in 0..<3 where !pending.isEmpty {
             let batch = pending.map { rows[$0] }
             let results = try connection.pipeline([
-                BoundQuery(ingest, [JSONText(Self.json(batch)), acceptedAt, readCategory]), BoundQuery(notify),
+                BoundQuery(
+                    ingest,
+                    [
+                        PipelineArray(batch.map(\.source)), acceptedAt, readCategory, PipelineArray(batch.map(\.id)),
+                        PipelineArray(batch.map(\.categoryId)), PipelineArray(batch.map(\.bodyHash)),
+                        PipelineArray(batch.map(\.document)),
+                    ]),
+                BoundQuery(notify),
             ])
             var retry: [Int] = []
             for row in results[0] {
@@ -83,28 +90,6 @@ public enum EventRepository {
         if try !row.bool("category_known") { return .unknownCategory }
         if try row.bool("archived") { return .archivedCategory }
         return nil
-    }
-
-    /// The batch as one JSON array; the documents are already JSON and go in verbatim.
-    static func json(_ rows: [EventIngestRow]) -> String {
-        var out: [UInt8] = [UInt8(ascii: "[")]
-        out.reserveCapacity(rows.reduce(2) { $0 + $1.document.utf8.count + 200 })
-        for (index, row) in rows.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: #"{"source":"#.utf8)
-            out.append(contentsOf: JSONValue.string(row.source).serialized())
-            out.append(contentsOf: #","id":"#.utf8)
-            out.append(contentsOf: JSONValue.string(row.id).serialized())
-            out.append(contentsOf: #","category":"#.utf8)
-            out.append(contentsOf: JSONValue.string(row.categoryId).serialized())
-            out.append(contentsOf: #","hash":""#.utf8)
-            out.append(contentsOf: row.bodyHash.utf8)
-            out.append(contentsOf: #"","document":"#.utf8)
-            out.append(contentsOf: row.document.utf8)
-            out.append(UInt8(ascii: "}"))
-        }
-        out.append(UInt8(ascii: "]"))
-        return String(decoding: out, as: UTF8.self)
     }
 
     // MARK: - The workers' side
@@ -185,6 +170,19 @@ public enum EventRepository {
     static let backlog = Query(
         name: "events_backlog",
         sql: "SELECT count(*) FROM (SELECT 1 FROM events WHERE state = 'pending' LIMIT $1) AS pending")
+
+    static let backlogBound = Query(
+        name: "events_backlog_bound",
+        sql: """
+            SELECT COALESCE(
+                (SELECT max(seq) FROM events) - (SELECT min(seq) FROM events WHERE state = 'pending') + 1, 0)
+            """)
+
+    /// An upper bound of the undecided events from two index probes: the span from the oldest undecided event to
+    /// the newest event. Exact while workers decide in order; `backlog(upTo:)` confirms a high value.
+    public static func backlogUpperBound(on connection: PostgresConnection) throws -> Int {
+        try connection.query(backlogBound).single().int(0)
+    }
 
     /// Undecided events, counted up to `limit` (counting further would cost time and change no answer).
     public static func backlog(upTo limit: Int, on connection: PostgresConnection) throws -> Int {

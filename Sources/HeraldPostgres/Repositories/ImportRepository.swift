@@ -3,7 +3,8 @@ import HeraldCore
 
 /// How many rows a bulk import wrote.
 public struct ImportCounts: Sendable, Hashable {
-    /// Users created or replaced (a user on several lines counts once: the last line wins).
+    /// Users created or changed (a user on several lines counts once: the last line wins; an unchanged one not at
+    /// all).
     public var users: Int
     /// Devices created or replaced.
     public var devices: Int
@@ -56,6 +57,7 @@ public enum ImportRepository {
     // Temporary tables are never analysed automatically; without statistics the joins below may plan badly.
     static let analyzeRows = Query(unsafeSQL: "ANALYZE import_rows", name: "import_analyze_rows")
     static let analyzeDevices = Query(unsafeSQL: "ANALYZE import_devices", name: "import_analyze_devices")
+    // A user whose profile is unchanged is not rewritten, so importing the same file again costs reads only.
     // Most imports name each user once; they skip the sort that de-duplicating needs, and fall back to it when the
     // upsert meets a user twice (SQLSTATE 21000).
     static let savepoint = Query(name: "import_savepoint", sql: "SAVEPOINT import_users")
@@ -72,6 +74,10 @@ public enum ImportRepository {
                 locale = EXCLUDED.locale, time_zone = EXCLUDED.time_zone,
                 quiet_start_minute = EXCLUDED.quiet_start_minute, quiet_end_minute = EXCLUDED.quiet_end_minute,
                 quiet_days = EXCLUDED.quiet_days, badge = EXCLUDED.badge, updated_at = EXCLUDED.updated_at
+            WHERE (users.locale, users.time_zone, users.quiet_start_minute, users.quiet_end_minute, users.quiet_days,
+                   users.badge)
+                IS DISTINCT FROM (EXCLUDED.locale, EXCLUDED.time_zone, EXCLUDED.quiet_start_minute,
+                                  EXCLUDED.quiet_end_minute, EXCLUDED.quiet_days, EXCLUDED.badge)
             """)
     static let upsertUsers = Query(
         name: "import_upsert_users",
@@ -84,6 +90,10 @@ public enum ImportRepository {
                 locale = EXCLUDED.locale, time_zone = EXCLUDED.time_zone,
                 quiet_start_minute = EXCLUDED.quiet_start_minute, quiet_end_minute = EXCLUDED.quiet_end_minute,
                 quiet_days = EXCLUDED.quiet_days, badge = EXCLUDED.badge, updated_at = EXCLUDED.updated_at
+            WHERE (users.locale, users.time_zone, users.quiet_start_minute, users.quiet_end_minute, users.quiet_days,
+                   users.badge)
+                IS DISTINCT FROM (EXCLUDED.locale, EXCLUDED.time_zone, EXCLUDED.quiet_start_minute,
+                                  EXCLUDED.quiet_end_minute, EXCLUDED.quiet_days, EXCLUDED.badge)
             """)
     // The last line wins per installation, then per token, so the upsert below never meets one key twice.
     static let stageDevices = Query(

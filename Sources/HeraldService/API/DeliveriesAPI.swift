@@ -92,11 +92,12 @@ enum DeliveriesAPI {
                     HeraldHTTP.FieldError(pointer: pointer + "/outcome", detail: "must be sent, retry or dead_token"))
                 continue
             }
-            if item.id.isEmpty || item.id.utf8.count > 64 {
+            if item.id.isEmpty || item.id.utf8.count > 64 || !StorableText.isStorable(item.id) {
                 errors.append(HeraldHTTP.FieldError(pointer: pointer + "/id", detail: "must be 1 to 64 bytes"))
             }
-            if let detail = item.detail, detail.utf8.count > 1_000 {
-                errors.append(HeraldHTTP.FieldError(pointer: pointer + "/detail", detail: "at most 1000 bytes"))
+            if let detail = item.detail, detail.utf8.count > 1_000 || !StorableText.isStorable(detail) {
+                errors.append(
+                    HeraldHTTP.FieldError(pointer: pointer + "/detail", detail: "at most 1000 bytes, without NUL"))
             }
             if let delay = item.retryAfterSeconds, !(0...86_400).contains(delay) {
                 errors.append(

@@ -10,7 +10,7 @@ extension EventsAPI {
     /// Runs the workers' decision on the current state at `at` (default now) inside a read-only transaction that
     /// is rolled back: nothing is written, no lock is taken.
     static func simulate(_ request: HTTPRequest, _ environment: PipelineEnvironment) throws -> HTTPResponse {
-        let tree = try request.decodeJSONValue()
+        let tree = try EventBodyParser.body(of: request)
         var at = environment.context.clock()
         if case .object(let members) = tree, let value = members["at"], !value.isNull {
             guard case .string(let text) = value, let instant = JSONCoders.parseISO8601(text) else {

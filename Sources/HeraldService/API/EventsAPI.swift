@@ -48,7 +48,7 @@ enum EventsAPI {
     }
 
     static func ingest(_ request: HTTPRequest, _ environment: PipelineEnvironment) throws -> HTTPResponse {
-        let (events, isBatch) = try split(try request.decodeJSONValue())
+        let (events, isBatch) = try split(try EventBodyParser.body(of: request))
         var results = [IngestResult](repeating: IngestResult(index: 0, status: .invalid), count: events.count)
         var rows: [EventIngestRow] = []
         var rowIndex: [Int] = []
@@ -131,6 +131,10 @@ enum EventsAPI {
         source: String, id: String, _ request: HTTPRequest, _ environment: PipelineEnvironment
     ) throws -> HTTPResponse {
         let after = request.query("after") ?? ""
+        guard [source, id].allSatisfy(StorableText.isStorable) else {
+            throw HTTPError.notFound("No event has this source and id.")
+        }
+        guard StorableText.isStorable(after) else { throw HTTPError.invalidField("/after", "must not contain NUL") }
         let limit =
             try request.query("limit").map { text in
                 guard let value = Int(text), (1...1_000).contains(value) else {

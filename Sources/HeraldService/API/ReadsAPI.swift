@@ -11,6 +11,7 @@ enum ReadsAPI {
     static func register(on router: inout Router, environment: PipelineEnvironment) {
         router.post("/v1/users/{id}/read", auth: .scope(.eventsWrite)) { request, match in
             let userId = try match.parameter("id")
+            guard isIdentifier(userId) else { throw HTTPError.notFound("No user has this id.") }
             let body: ReadBody = try request.decodeJSONValue().decode()
             let readRequest = try validate(body, userId: userId)
             let now = environment.context.clock()
@@ -61,17 +62,22 @@ enum ReadsAPI {
         if items.count > maxItems {
             errors.append(HeraldHTTP.FieldError(pointer: "/item_ids", detail: "at most \(maxItems) items"))
         }
-        for (index, item) in items.enumerated() where item.isEmpty || item.utf8.count > Event.maxIdentifierBytes {
+        for (index, item) in items.enumerated() where !isIdentifier(item) {
             errors.append(HeraldHTTP.FieldError(pointer: "/item_ids/\(index)", detail: "must be 1 to 128 bytes"))
         }
-        if let thread = body.threadId, thread.isEmpty || thread.utf8.count > Event.maxIdentifierBytes {
+        if let thread = body.threadId, !isIdentifier(thread) {
             errors.append(HeraldHTTP.FieldError(pointer: "/thread_id", detail: "must be 1 to 128 bytes"))
         }
-        if let device = body.device, device.isEmpty || device.utf8.count > Event.maxIdentifierBytes {
+        if let device = body.device, !isIdentifier(device) {
             errors.append(HeraldHTTP.FieldError(pointer: "/device", detail: "must be 1 to 128 bytes"))
         }
         if !errors.isEmpty { throw HTTPError.invalidFields(errors) }
         return ReadRequest(userId: userId, itemIds: items, threadId: body.threadId, device: body.device)
+    }
+
+    /// 1 to 128 bytes, storable.
+    static func isIdentifier(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= Event.maxIdentifierBytes && StorableText.isStorable(text)
     }
 
     struct ReadView: Encodable {

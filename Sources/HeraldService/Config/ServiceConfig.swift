@@ -29,9 +29,9 @@ public struct ServiceConfig: Sendable, Equatable {
     /// Lowest log level written: debug, info, warning or error.
     public var logLevel: String
     /// Pipeline workers deciding events (0 runs none: ingest only).
-    public var pipelineWorkers: Int = 2
+    public var pipelineWorkers: Int = 4
     /// Events one worker claims and decides per transaction.
-    public var pipelineBatchSize: Int = 200
+    public var pipelineBatchSize: Int = 500
     /// Undecided events at which ingest answers 503 with Retry-After.
     public var eventBacklogLimit: Int = 100_000
 

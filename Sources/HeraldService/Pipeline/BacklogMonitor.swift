@@ -27,7 +27,9 @@ final class BacklogMonitor: Sendable {
             state.refreshedAt.map { now - $0 >= refreshInterval } ?? true
         }
         if stale {
-            let counted = try EventRepository.backlog(upTo: limit + 1, on: connection)
+            // Two index probes usually settle it; only a high bound is worth an exact (capped) count.
+            var counted = try EventRepository.backlogUpperBound(on: connection)
+            if counted >= limit { counted = try EventRepository.backlog(upTo: limit + 1, on: connection) }
             state.withLock { state in
                 state.value = counted
                 state.refreshedAt = now
