@@ -13,6 +13,8 @@ struct RouteScopeTests {
         defer { service.close() }
         var keys: [Scope: String] = [:]
         for scope in Scope.allCases { keys[scope] = try service.key([scope], name: scope.rawValue) }
+        let clientToken = service.context.clientTokens!.mint(
+            userID: "probe-user", expiresAt: Date().addingTimeInterval(600))
         let routes = APIRoutes.router(context: service.context).routes
         #expect(routes.count >= 6)
         for route in routes {
@@ -24,7 +26,7 @@ struct RouteScopeTests {
             switch route.auth {
             case .public:
                 #expect(anonymous.status != .unauthorized, "\(route.method) \(target)")
-            case .anyKey, .scope:
+            case .anyKey, .scope, .clientUser:
                 #expect(anonymous.status == .unauthorized, "\(route.method) \(target) without a key")
                 #expect(forged.status == .unauthorized, "\(route.method) \(target) with an unknown key")
                 #expect(anonymous.headers["WWW-Authenticate"] != nil)
@@ -35,6 +37,7 @@ struct RouteScopeTests {
                     switch route.auth {
                     case .public, .anyKey: true
                     case .scope(let needed): scope == needed || scope == .admin
+                    case .clientUser: false
                     }
                 #expect(status != .unauthorized, "\(route.method) \(target) as \(scope.rawValue)")
                 if allowed {
@@ -43,6 +46,16 @@ struct RouteScopeTests {
                     #expect(status == .forbidden, "\(route.method) \(target) as \(scope.rawValue)")
                 }
                 #expect(status.rawValue < 500, "\(route.method) \(target) as \(scope.rawValue): \(status.rawValue)")
+            }
+            // A client token opens the /v1/me routes of its user and nothing else.
+            let client = service.send(route.method, target, json: "{}", key: .some(clientToken)).status
+            if case .clientUser = route.auth {
+                #expect(client != .unauthorized && client != .forbidden, "\(route.method) \(target) as client")
+                #expect(client.rawValue < 500, "\(route.method) \(target) as client: \(client.rawValue)")
+            } else if case .public = route.auth {
+                #expect(client != .unauthorized, "\(route.method) \(target) as client")
+            } else {
+                #expect(client == .forbidden, "\(route.method) \(target) as client")
             }
         }
     }

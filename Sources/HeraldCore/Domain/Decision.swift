@@ -16,6 +16,8 @@ public struct Decision: Sendable, Hashable, Codable {
     public var badge: Int?
     /// How many deliveries were queued for this recipient.
     public var deliveries: Int
+    /// The notification's position in the user's feed; nil when the decision made no notification.
+    public var feedPosition: Int64? = nil
 
     /// Creates a decision.
     public init(

@@ -69,7 +69,8 @@ extension Decider {
     /// Queues one event's alert to every active device.
     func fanOutAlert(
         event: Event, category: Category, state: RecipientState, devices: [Device], thread: String?,
-        notificationId: String, collapseId: String, badge: Int?, timing: QuietHoursTiming, sendAt: Date,
+        notificationId: String, collapseId: String, badge: Int?, cursor: String? = nil, timing: QuietHoursTiming,
+        sendAt: Date,
         expiresAt: Date, into result: inout DecisionResult
     ) -> Int {
         let arguments = MessageText.eventArguments(event, category: category)
@@ -79,13 +80,14 @@ extension Decider {
             let text = MessageText.render(
                 .alert, category: category, mode: mode, device: device, profile: state.profile,
                 arguments: arguments, renderer: renderer)
-            let content = PushContent(
+            var content = PushContent(
                 purpose: .alert, mode: mode, notificationId: notificationId, eventId: event.id,
                 categoryId: category.id, title: text.title, body: text.body, badge: badge,
                 silenced: timing.isSilenced, interruptionLevel: category.interruptionLevel,
                 priority: category.priority, threadId: thread, apnsCategory: category.apnsCategory,
                 androidChannelId: category.androidChannelId, collapseId: collapseId, itemId: event.itemId,
                 expiresAt: expiresAt, availableAt: sendAt)
+            content.cursor = cursor
             if let delivery = PayloadBuilder.delivery(for: content, to: device, userId: state.profile.id) {
                 result.deliveries.append(delivery)
                 queued += 1

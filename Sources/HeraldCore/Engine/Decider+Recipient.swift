@@ -42,6 +42,11 @@ extension Decider {
         }
         decision.badge = state.profile.badge ? unread : nil
         decision.notificationId = NotificationIdentity.notificationId(eventId: event.id, userId: userId)
+        // Positions are allocated under the user's lock, so they follow commit order and a feed reader that has
+        // passed a position never finds a lower one appearing later.
+        let feedPosition = state.feedPosition + 1
+        result.changes.feedPositions[userId] = feedPosition
+        decision.feedPosition = feedPosition
 
         let timing = QuietHoursTiming.evaluate(
             category: category, profile: state.profile, zones: zones, now: now, expiresAt: expiresAt)
@@ -102,6 +107,7 @@ extension Decider {
         let queued = fanOutAlert(
             event: event, category: category, state: state, devices: devices, thread: thread,
             notificationId: decision.notificationId!, collapseId: collapseId!, badge: decision.badge,
+            cursor: FeedCursor(position: feedPosition).text,
             timing: timing, sendAt: sendAt, expiresAt: expiresAt, into: &result)
         decision.deliveries = queued
         switch timing.verdict {

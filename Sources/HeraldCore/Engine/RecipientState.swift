@@ -15,6 +15,8 @@ public struct RecipientState: Sendable, Hashable {
     public var collapseGroups: [String: CollapseGroup]
     /// Silent-push budgets by installation id.
     public var silentBudgets: [String: SilentBudget]
+    /// The position of the user's latest notification in their feed (0: none yet).
+    public var feedPosition: Int64 = 0
 
     /// Creates a recipient's state; absent buckets start full, absent groups idle.
     public init(

@@ -27,6 +27,8 @@ public struct StateChanges: Sendable, Hashable {
     public var unreadCounts: [String: Int] = [:]
     /// Silent budgets to upsert, by installation id.
     public var silentBudgets: [String: SilentBudget] = [:]
+    /// New feed positions (the latest notification's), by user id.
+    public var feedPositions: [String: Int64] = [:]
 
     /// No changes.
     public init() {}

@@ -49,6 +49,9 @@ public struct PushContent: Sendable, Hashable {
     public var expiresAt: Date
     public var availableAt: Date
     public var coalesceKey: String?
+    /// The feed cursor at this notification, for app-built and combined notifications: the woken app fetches the
+    /// feed after its own stored cursor when this one is newer.
+    public var cursor: String? = nil
 
     /// Creates push content; optional parts default to absent.
     public init(
@@ -126,6 +129,7 @@ public struct PushContent: Sendable, Hashable {
         if let threadId { keys["thread"] = .string(threadId) }
         if let collapseId, isVisible { keys["cid"] = .string(collapseId) }
         if let count { keys["count"] = .int(count) }
+        if let cursor, isVisible, mode != .system { keys["cursor"] = .string(cursor) }
         return keys
     }
 }

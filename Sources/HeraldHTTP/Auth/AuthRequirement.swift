@@ -6,4 +6,6 @@ public enum AuthRequirement: Sendable, Hashable {
     case anyKey
     /// A valid API key holding this scope (or `admin`).
     case scope(Scope)
+    /// A valid client token; the handler acts for the token's user only (the `/v1/me` routes).
+    case clientUser
 }

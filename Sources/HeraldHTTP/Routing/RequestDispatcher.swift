@@ -17,12 +17,18 @@ public struct RequestDispatcher: Sendable {
     public let authenticator: any Authenticator
     /// Where handler failures are reported.
     public let logger: Logger
+    /// Verifies client tokens; nil when none are accepted.
+    public let clientTokens: ClientTokenAuthentication?
 
     /// Creates a dispatcher.
-    public init(router: Router, authenticator: any Authenticator, logger: Logger) {
+    public init(
+        router: Router, authenticator: any Authenticator, logger: Logger,
+        clientTokens: ClientTokenAuthentication? = nil
+    ) {
         self.router = router
         self.authenticator = authenticator
         self.logger = logger
+        self.clientTokens = clientTokens
     }
 
     /// The response for a request, as the server would send it.
@@ -87,11 +93,20 @@ public struct RequestDispatcher: Sendable {
         guard let token = BearerCredentials.token(fromAuthorization: authorization) else {
             throw HTTPError.unauthorized("The Authorization header must be Bearer <key>.")
         }
+        if ClientToken.looksLikeClientToken(token) {
+            guard let clientTokens else { throw HTTPError.unauthorized("Client tokens are not accepted here.") }
+            return try clientTokens.principal(for: token, requirement: requirement)
+        }
         guard let principal = try authenticator.principal(forKeyHash: SHA256.hexDigest(token)) else {
             throw HTTPError.unauthorized("The API key is unknown or revoked.")
         }
         if case .scope(let scope) = requirement, !principal.allows(scope) {
             throw HTTPError.forbidden(missing: scope)
+        }
+        if case .clientUser = requirement {
+            throw HTTPError(
+                status: .forbidden, type: "forbidden",
+                detail: "This route acts for one user and takes a client token, not an API key.")
         }
         return principal
     }

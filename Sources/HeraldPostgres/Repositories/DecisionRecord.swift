@@ -20,12 +20,14 @@ public struct DecisionRecord: Sendable, Hashable {
     public var decidedAt: Date
     /// Set when a read in the same batch already covered it.
     public var readAt: Date?
+    /// The notification's position in the user's feed; nil for a decision that made no notification.
+    public var feedPosition: Int64?
 
     /// Creates a record.
     public init(
         eventSeq: Int64, userId: String, outcome: String, detail: String?, deliverAt: Date?, notificationId: String?,
         collapseId: String?, badge: Int?, deliveryIds: [String], itemId: String?, threadId: String?,
-        countsUnread: Bool, decidedAt: Date, readAt: Date? = nil
+        countsUnread: Bool, decidedAt: Date, readAt: Date? = nil, feedPosition: Int64? = nil
     ) {
         self.eventSeq = eventSeq
         self.userId = userId
@@ -41,5 +43,6 @@ public struct DecisionRecord: Sendable, Hashable {
         self.countsUnread = countsUnread
         self.decidedAt = decidedAt
         self.readAt = readAt
+        self.feedPosition = feedPosition
     }
 }

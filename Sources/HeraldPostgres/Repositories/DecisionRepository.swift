@@ -8,11 +8,12 @@ public enum DecisionRepository {
         name: "decisions_insert",
         sql: """
             INSERT INTO decisions (event_seq, user_id, outcome, detail, deliver_at, notification_id, collapse_id, badge,
-                                   delivery_ids, item_id, thread_id, counts_unread, decided_at, read_at)
-            SELECT s, u, o, d, w, n, c, b, string_to_array(ids, ','), i, t, cu, $13, r
+                                   delivery_ids, item_id, thread_id, counts_unread, decided_at, read_at, feed_seq)
+            SELECT s, u, o, d, w, n, c, b, string_to_array(ids, ','), i, t, cu, $13, r, f
             FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::text[],
-                        $8::integer[], $9::text[], $10::text[], $11::text[], $12::boolean[], $14::timestamptz[])
-                 AS x(s, u, o, d, w, n, c, b, ids, i, t, cu, r)
+                        $8::integer[], $9::text[], $10::text[], $11::text[], $12::boolean[], $14::timestamptz[],
+                        $15::bigint[])
+                 AS x(s, u, o, d, w, n, c, b, ids, i, t, cu, r, f)
             """)
 
     /// The statement recording `records` (all decided at `now`), for the batch's closing pipeline.
@@ -31,6 +32,7 @@ public enum DecisionRepository {
                 PipelineArray(optional: records.map(\.itemId)), PipelineArray(optional: records.map(\.threadId)),
                 PipelineArray(records.map { $0.countsUnread ? "true" : "false" }), now,
                 PipelineArray(optional: records.map { $0.readAt?.postgresText }),
+                PipelineArray(optional: records.map { $0.feedPosition.map(String.init) }),
             ])
     }
 

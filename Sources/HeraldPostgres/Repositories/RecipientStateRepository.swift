@@ -64,6 +64,16 @@ public enum RecipientStateRepository {
             ORDER BY due_at, user_id, key
             """)
 
+    // One backward index probe per user (decisions_feed), not a scan of their history.
+    static let feedPositions = Query(
+        name: "recipients_feed_positions",
+        sql: """
+            SELECT u AS user_id,
+                   (SELECT feed_seq FROM decisions
+                    WHERE user_id = u AND feed_seq IS NOT NULL ORDER BY feed_seq DESC LIMIT 1) AS feed_seq
+            FROM unnest($1::text[]) AS u
+            """)
+
     /// Loads the state of `userIds` as of `now`; with `lock`, their user rows stay locked until the transaction
     /// ends (call it inside one). Unknown users are simply absent from the snapshot.
     public static func load(
@@ -81,7 +91,7 @@ public enum RecipientStateRepository {
         let results = try connection.pipeline([
             BoundQuery(preferences, [known]), BoundQuery(mutes, [known, now]), BoundQuery(devices, [known]),
             BoundQuery(unread, [known]), BoundQuery(buckets, [known]), BoundQuery(groups, [known]),
-            BoundQuery(budgets, [known]), BoundQuery(timers, [known, now]),
+            BoundQuery(budgets, [known]), BoundQuery(timers, [known, now]), BoundQuery(feedPositions, [known]),
         ])
         for row in results[0] {
             guard let setting = PreferenceSetting(rawValue: try row.string("setting")) else { continue }
@@ -117,6 +127,11 @@ public enum RecipientStateRepository {
             TimerRecord(
                 userId: try row.string("user_id"), key: try row.string("key"),
                 categoryId: try row.string("category_id"), dueAt: try row.date("due_at"))
+        }
+        for row in results[8] {
+            if let position = try row.decode(Int64?.self, "feed_seq") {
+                snapshot.feedPositions[try row.string("user_id")] = position
+            }
         }
         return snapshot
     }

@@ -21,6 +21,8 @@ public struct RecipientStateSnapshot: Sendable {
     public var budgets: [String: SilentBudget] = [:]
     /// Collapse-window timers of these users that are due.
     public var dueTimers: [TimerRecord] = []
+    /// The position of each user's latest notification in their feed (absent: none yet).
+    public var feedPositions: [String: Int64] = [:]
 
     /// An empty snapshot.
     public init() {}

@@ -15,47 +15,62 @@ enum UsersMutesAPI {
     static func register(on router: inout Router, context: ServiceContext) {
         router.post("/v1/users/{id}/mutes", auth: .scope(.usersWrite)) { request, match in
             let id = try RecipientPaths.identifier(match, "id", write: true)
-            let body: MuteBody = try request.decodeJSON()
-            guard let scope = Mute.Scope(rawValue: body.scope) else {
-                throw HTTPError.invalidField("/scope", "must be all, category or thread")
-            }
-            let now = context.clock()
-            let mute = MuteRequest(scope: scope, key: body.key, until: body.until)
-            let errors = mute.validate(now: now)
-            if !errors.isEmpty { throw HTTPError.invalidFields(errors.map { HeraldHTTP.FieldError($0) }) }
-            let (record, created) = try context.pool.withConnectionBlocking { connection in
-                try UsersAPI.requireUser(id, on: connection)
-                if scope == .category, let key = mute.key,
-                    try PreferenceRepository.category(id: key, on: connection) == nil
-                {
-                    throw HTTPError.invalidField("/key", "no category has this id")
-                }
-                return try MuteRepository.upsert(userId: id, mute, now: now, on: connection)
-            }
-            var headers = HTTPHeaders()
-            headers.set("Location", "/v1/users/\(id)/mutes/\(record.mute.id)")
-            return try HTTPResponse.json(
-                RecipientViews.MuteView(record: record), status: created ? .created : .ok, headers: headers)
+            return try create(userId: id, request: request, basePath: "/v1/users/\(id)/mutes", context: context)
         }
         router.get("/v1/users/{id}/mutes", auth: .scope(.usersWrite)) { _, match in
-            let id = try RecipientPaths.identifier(match, "id", write: false)
-            let now = context.clock()
-            let mutes = try context.pool.withConnectionBlocking { connection in
-                try UsersAPI.requireUser(id, on: connection)
-                return try MuteRepository.active(userId: id, now: now, on: connection)
-            }
-            return try HTTPResponse.json(RecipientViews.Items(items: mutes.map(RecipientViews.MuteView.init)))
+            try list(userId: try RecipientPaths.identifier(match, "id", write: false), context: context)
         }
         router.delete("/v1/users/{id}/mutes/{mute_id}", auth: .scope(.usersWrite)) { _, match in
-            let id = try RecipientPaths.identifier(match, "id", write: false)
-            guard let muteId = UUID(uuidString: try match.parameter("mute_id")) else {
-                throw HTTPError.notFound("No mute has this id.")
-            }
-            let deleted = try context.pool.withConnectionBlocking { connection in
-                try MuteRepository.delete(userId: id, muteId: muteId, on: connection)
-            }
-            guard deleted else { throw HTTPError.notFound("No mute has this id.") }
-            return .noContent()
+            try delete(
+                userId: try RecipientPaths.identifier(match, "id", write: false),
+                muteId: try match.parameter("mute_id"), context: context)
         }
+    }
+
+    /// Adds or renews a mute from the request body; `basePath` prefixes the `Location` of the mute.
+    static func create(
+        userId id: String, request: HTTPRequest, basePath: String, context: ServiceContext
+    ) throws -> HTTPResponse {
+        let body: MuteBody = try request.decodeJSON()
+        guard let scope = Mute.Scope(rawValue: body.scope) else {
+            throw HTTPError.invalidField("/scope", "must be all, category or thread")
+        }
+        let now = context.clock()
+        let mute = MuteRequest(scope: scope, key: body.key, until: body.until)
+        let errors = mute.validate(now: now)
+        if !errors.isEmpty { throw HTTPError.invalidFields(errors.map { HeraldHTTP.FieldError($0) }) }
+        let (record, created) = try context.pool.withConnectionBlocking { connection in
+            try UsersAPI.requireUser(id, on: connection)
+            if scope == .category, let key = mute.key,
+                try PreferenceRepository.category(id: key, on: connection) == nil
+            {
+                throw HTTPError.invalidField("/key", "no category has this id")
+            }
+            return try MuteRepository.upsert(userId: id, mute, now: now, on: connection)
+        }
+        var headers = HTTPHeaders()
+        headers.set("Location", "\(basePath)/\(record.mute.id)")
+        return try HTTPResponse.json(
+            RecipientViews.MuteView(record: record), status: created ? .created : .ok, headers: headers)
+    }
+
+    /// The user's mutes still running.
+    static func list(userId id: String, context: ServiceContext) throws -> HTTPResponse {
+        let now = context.clock()
+        let mutes = try context.pool.withConnectionBlocking { connection in
+            try UsersAPI.requireUser(id, on: connection)
+            return try MuteRepository.active(userId: id, now: now, on: connection)
+        }
+        return try HTTPResponse.json(RecipientViews.Items(items: mutes.map(RecipientViews.MuteView.init)))
+    }
+
+    /// Removes one of the user's mutes; another user's mute id is a 404.
+    static func delete(userId id: String, muteId text: String, context: ServiceContext) throws -> HTTPResponse {
+        guard let muteId = UUID(uuidString: text) else { throw HTTPError.notFound("No mute has this id.") }
+        let deleted = try context.pool.withConnectionBlocking { connection in
+            try MuteRepository.delete(userId: id, muteId: muteId, on: connection)
+        }
+        guard deleted else { throw HTTPError.notFound("No mute has this id.") }
+        return .noContent()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldHTTP
 
 /// Everything `herald serve` needs, read once from the environment and flags and validated before anything starts.
 public struct ServiceConfig: Sendable, Equatable {
@@ -34,6 +35,12 @@ public struct ServiceConfig: Sendable, Equatable {
     public var pipelineBatchSize: Int = 500
     /// Undecided events at which ingest answers 503 with Retry-After.
     public var eventBacklogLimit: Int = 100_000
+    /// Keys that sign and verify client tokens, the first one signing; empty generates one into the data folder.
+    public var clientTokenKeys: [ClientTokenKey] = []
+    /// Default lifetime of a minted client token, in seconds.
+    public var clientTokenTTLSeconds: Int = 3600
+    /// The longest lifetime a client token may be minted with, in seconds.
+    public static let maxClientTokenTTLSeconds = 86_400
 
     /// The defaults of DESIGN.md: embedded database under `.herald/`, HTTP on 127.0.0.1:8080.
     public static let defaults = ServiceConfig(
@@ -63,6 +70,7 @@ extension ServiceConfig {
         ("HERALD_SHUTDOWN_GRACE", "--shutdown-grace"), ("HERALD_LOG_LEVEL", "--log-level"),
         ("HERALD_PIPELINE_WORKERS", "--pipeline-workers"), ("HERALD_PIPELINE_BATCH_SIZE", "--pipeline-batch-size"),
         ("HERALD_EVENT_BACKLOG_LIMIT", "--event-backlog-limit"),
+        ("HERALD_CLIENT_TOKEN_KEYS", "--client-token-keys"), ("HERALD_CLIENT_TOKEN_TTL", "--client-token-ttl"),
     ]
 
     /// Reads the configuration from `environment`, overridden by `--flag value` or `--flag=value` arguments.
@@ -137,6 +145,20 @@ extension ServiceConfig {
         Self.integer(values, "HERALD_PIPELINE_BATCH_SIZE", 1...5_000, &pipelineBatchSize, &problems)
         Self.integer(values, "HERALD_EVENT_BACKLOG_LIMIT", 1...100_000_000, &eventBacklogLimit, &problems)
         if let dir = values["HERALD_MIGRATIONS_DIR"] { migrationsDirectory = dir }
+        Self.integer(
+            values, "HERALD_CLIENT_TOKEN_TTL", 60...Self.maxClientTokenTTLSeconds, &clientTokenTTLSeconds, &problems)
+        if let keys = values["HERALD_CLIENT_TOKEN_KEYS"] {
+            // The message never echoes the value: it holds secrets.
+            if let parsed = ClientTokenKey.parseList(keys) {
+                clientTokenKeys = parsed
+            } else {
+                problems.append(
+                    ConfigProblem(
+                        setting: "HERALD_CLIENT_TOKEN_KEYS",
+                        message: "must be kid:base64secret[,kid:base64secret…] with distinct key ids "
+                            + "(1 to 32 of A-Z a-z 0-9 - _) and secrets of at least 32 bytes"))
+            }
+        }
         if let level = values["HERALD_LOG_LEVEL"] {
             if ["debug", "info", "warning", "error"].contains(level) {
                 logLevel = level

@@ -37,7 +37,7 @@ extension BatchProcessor {
                     notificationId: decision.notificationId, collapseId: decision.collapseId, badge: decision.badge,
                     deliveryIds: ids, itemId: stored.itemId, threadId: stored.threadId,
                     countsUnread: decision.notificationId != nil && (category?.countsTowardBadge ?? false),
-                    decidedAt: now))
+                    decidedAt: now, feedPosition: decision.notificationId == nil ? nil : decision.feedPosition))
         }
     }
 

@@ -26,17 +26,21 @@ struct RecipientBook {
             if let budget = snapshot.budgets[device.installationId] { budgets[device.installationId] = budget }
         }
         let buckets = snapshot.buckets[userId]
-        return RecipientState(
+        var state = RecipientState(
             profile: profile, preference: snapshot.preferences[userId]?[categoryId],
             mutes: snapshot.mutes[userId] ?? [], devices: devices, unreadCount: snapshot.unread[userId] ?? 0,
             categoryBucket: buckets?[categoryId],
             userBucket: buckets?[RecipientStateRepository.allCategoriesScope],
             collapseGroups: snapshot.groups[userId] ?? [:], silentBudgets: budgets)
+        state.feedPosition = snapshot.feedPositions[userId] ?? 0
+        return state
     }
 
     /// Records what one decision changed for `userId` (an event of `categoryId`).
     mutating func apply(_ changes: StateChanges, userId: String, category categoryId: String) {
         for (user, count) in changes.unreadCounts { setUnread(count, for: user) }
+        // Feed positions live in the decisions rows themselves; the book only carries them to the next event.
+        for (user, position) in changes.feedPositions { snapshot.feedPositions[user] = position }
         for (user, bucket) in changes.categoryBuckets { setBucket(bucket, user: user, scope: categoryId) }
         for (user, bucket) in changes.userBuckets {
             setBucket(bucket, user: user, scope: RecipientStateRepository.allCategoriesScope)

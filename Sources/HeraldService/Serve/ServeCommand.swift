@@ -36,10 +36,12 @@ enum ServeCommand {
         let context = ServiceContext(
             config: config, pool: pool, logger: logger, metrics: metrics, migrator: migrator,
             timeZoneData: timeZoneData, zones: ICUZoneDirectory(), authenticator: DatabaseAuthenticator(pool: pool),
-            clock: { Date() })
+            clock: { Date() },
+            clientTokens: ClientTokenSigner(keys: try ClientTokenKeyFile.keys(for: config)))
         let workers = try PipelineService.start(context: context, conninfo: database.conninfo)
         let dispatcher = RequestDispatcher(
-            router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger)
+            router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger,
+            clientTokens: context.clientTokenAuthentication)
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(
                 host: config.httpHost, port: UInt16(config.httpPort), threadPoolSize: config.httpThreads,

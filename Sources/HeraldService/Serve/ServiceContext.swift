@@ -24,4 +24,11 @@ struct ServiceContext: Sendable {
     let authenticator: DatabaseAuthenticator
     /// The wall clock; tests may pass another.
     let clock: @Sendable () -> Date
+    /// Mints and verifies client tokens; nil accepts none.
+    var clientTokens: ClientTokenSigner? = nil
+
+    /// What the dispatcher checks client tokens with.
+    var clientTokenAuthentication: ClientTokenAuthentication? {
+        clientTokens.map { ClientTokenAuthentication(signer: $0, clock: clock) }
+    }
 }

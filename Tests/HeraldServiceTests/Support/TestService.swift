@@ -29,11 +29,13 @@ struct TestService: Sendable {
         let context = ServiceContext(
             config: .defaults, pool: pool, logger: logger, metrics: Metrics(), migrator: migrator,
             timeZoneData: TimeZoneData.status(), zones: ICUZoneDirectory(),
-            authenticator: DatabaseAuthenticator(pool: pool, lifetime: .zero), clock: clock)
+            authenticator: DatabaseAuthenticator(pool: pool, lifetime: .zero), clock: clock,
+            clientTokens: ClientTokenSigner(keys: [TestService.testClientTokenKey]))
         let service = TestService(
             context: context,
             dispatcher: RequestDispatcher(
-                router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger),
+                router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger,
+                clientTokens: context.clientTokenAuthentication),
             adminKey: APIKeySecret.generate().value)
         try pool.withConnectionBlocking { [adminKey = service.adminKey] connection in
             try APIKeyRepository.upsertAdmin(
@@ -41,6 +43,9 @@ struct TestService: Sendable {
         }
         return service
     }
+
+    /// The key that signs the test service's client tokens.
+    static let testClientTokenKey = ClientTokenKey(id: "test", secret: Array(repeating: 7, count: 32))!
 
     /// Creates a key with `scopes` directly in the database and returns its secret.
     func key(_ scopes: [Scope], name: String = "test key") throws -> String {

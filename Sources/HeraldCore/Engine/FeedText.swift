@@ -1,0 +1,32 @@
+import Foundation
+
+/// The text of a feed item: the notification's title and body as the user reads them in the app, in the user's
+/// current locale (the category default after it), rendered when the feed is read so a locale change shows at once.
+public enum FeedText {
+    /// The title and body of `event` for `profile`; the category name when no template renders.
+    public static func render(
+        event: Event, category: Category, profile: UserProfile, renderer: any TextRenderer
+    ) -> (title: String?, body: String?) {
+        let arguments = MessageText.eventArguments(event, category: category)
+        let chain = LocaleFallback.chain(
+            deviceLocale: nil, userLocale: profile.locale, defaultLocale: category.defaultLocale)
+        let zone = profile.timeZone ?? "UTC"
+        func field(_ pick: (LocalizedTemplates) -> String?) -> String? {
+            for locale in chain {
+                guard let (resolved, templates) = LocaleFallback.resolve([locale], in: category.templates),
+                    let template = pick(templates)
+                else { continue }
+                if let text = try? renderer.render(
+                    template: template, locale: resolved, zone: zone, arguments: arguments), !text.isEmpty
+                {
+                    return text
+                }
+            }
+            return nil
+        }
+        let title = field(\.title)
+        let body = field { $0.body ?? $0.fallbackBody }
+        if title == nil, body == nil { return (nil, category.name) }
+        return (title, body)
+    }
+}

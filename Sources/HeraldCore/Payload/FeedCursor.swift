@@ -1,0 +1,38 @@
+import Foundation
+
+/// A position in one user's notification feed: opaque to clients (base64url of a version byte and the position),
+/// monotonic per user, and stable across restarts because the position is stored with each notification.
+public struct FeedCursor: Sendable, Hashable, Comparable {
+    static let version: UInt8 = 1
+
+    /// The feed position: the user's notifications are numbered 1, 2, 3… in commit order.
+    public var position: Int64
+
+    /// A cursor at `position` (0 is before the first notification).
+    public init(position: Int64) {
+        self.position = max(0, position)
+    }
+
+    /// Parses a cursor; nil when it is not one Herald issued.
+    public init?(text: String) {
+        guard text.utf8.count == 12, let data = Base64URL.decode(text), data.count == 9,
+            data.first == Self.version
+        else { return nil }
+        let position = data.dropFirst().reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        guard position >= 0 else { return nil }
+        self.position = position
+    }
+
+    /// The opaque text form, 12 base64url characters.
+    public var text: String {
+        var bytes: [UInt8] = [Self.version]
+        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: position >> shift)) }
+        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+    }
+
+    /// Orders by position.
+    public static func < (lhs: FeedCursor, rhs: FeedCursor) -> Bool {
+        lhs.position < rhs.position
+    }
+}

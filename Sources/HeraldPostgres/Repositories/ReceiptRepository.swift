@@ -1,0 +1,105 @@
+import Foundation
+import HeraldCore
+
+/// One receipt as the app reports it.
+public struct ReceiptInput: Sendable, Hashable {
+    public var notificationId: String
+    public var device: String
+    /// `displayed`, `opened` or `dismissed`.
+    public var event: String
+    public var at: Date
+
+    /// Creates a receipt.
+    public init(notificationId: String, device: String, event: String, at: Date) {
+        self.notificationId = notificationId
+        self.device = device
+        self.event = event
+        self.at = at
+    }
+}
+
+/// A notification a receipt named, as found among the user's own notifications.
+public struct ReceiptTarget: Sendable, Hashable {
+    public var notificationId: String
+    public var itemId: String?
+    public var categoryId: String
+}
+
+/// Per-category receipt counts.
+public struct ReceiptCounts: Sendable, Hashable {
+    public var displayed = 0
+    public var opened = 0
+    public var dismissed = 0
+
+    /// No receipts.
+    public init() {}
+}
+
+/// The SQL of receipts: stored once per (notification, device, event), counted per category.
+public enum ReceiptRepository {
+    static let targets = Query(
+        name: "receipts_targets",
+        sql: """
+            SELECT d.notification_id, d.item_id, e.category_id
+            FROM decisions d JOIN events e ON e.seq = d.event_seq
+            WHERE d.user_id = $1 AND d.notification_id = ANY($2::text[])
+            """)
+    static let insert = Query(
+        name: "receipts_insert",
+        sql: """
+            INSERT INTO receipts (user_id, notification_id, device, event, category_id, at, received_at)
+            SELECT $1, n, dev, ev, c, at, $7
+            FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[]) AS x(n, dev, ev, c, at)
+            ON CONFLICT ON CONSTRAINT receipts_pkey DO NOTHING
+            RETURNING notification_id, event, category_id
+            """)
+    static let countsByCategory = Query(
+        name: "receipts_category_counts",
+        sql: "SELECT event, count(*) AS n FROM receipts WHERE category_id = $1 GROUP BY event")
+
+    /// The notifications among `ids` that belong to `userId` (another user's id is simply not found).
+    public static func targets(
+        userId: String, notificationIds: [String], on connection: PostgresConnection
+    ) throws -> [String: ReceiptTarget] {
+        var found: [String: ReceiptTarget] = [:]
+        for row in try connection.query(targets, [userId, PipelineArray(notificationIds)]) {
+            let target = ReceiptTarget(
+                notificationId: try row.string("notification_id"), itemId: try row.decode(String?.self, "item_id"),
+                categoryId: try row.string("category_id"))
+            found[target.notificationId] = target
+        }
+        return found
+    }
+
+    /// Stores the receipts whose notification is in `targets`; returns the ones that were new, as (event, category).
+    public static func store(
+        userId: String, _ receipts: [ReceiptInput], targets: [String: ReceiptTarget], now: Date,
+        on connection: PostgresConnection
+    ) throws -> [(event: String, categoryId: String)] {
+        let known = receipts.filter { targets[$0.notificationId] != nil }
+        guard !known.isEmpty else { return [] }
+        let rows = try connection.query(
+            insert,
+            [
+                userId, PipelineArray(known.map(\.notificationId)), PipelineArray(known.map(\.device)),
+                PipelineArray(known.map(\.event)),
+                PipelineArray(known.map { targets[$0.notificationId]!.categoryId }),
+                PipelineArray(known.map { $0.at.postgresText }), now,
+            ])
+        return try rows.map { (try $0.string("event"), try $0.string("category_id")) }
+    }
+
+    /// Displayed, opened and dismissed receipts of one category.
+    public static func counts(categoryId: String, on connection: PostgresConnection) throws -> ReceiptCounts {
+        var counts = ReceiptCounts()
+        for row in try connection.query(countsByCategory, [categoryId]) {
+            switch try row.string("event") {
+            case "displayed": counts.displayed = try row.int("n")
+            case "opened": counts.opened = try row.int("n")
+            case "dismissed": counts.dismissed = try row.int("n")
+            default: break
+            }
+        }
+        return counts
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import HeraldCore
+import HeraldHTTP
+import HeraldPostgres
+
+/// `POST /v1/me/receipts`: what the app displayed, opened or dismissed, in batches. Each receipt is stored once;
+/// `opened` is also a read of the notification's item, so the badge drops and the other devices withdraw it.
+enum MeReceiptsAPI {
+    static let maxReceipts = 500
+
+    struct ReceiptsBody: Decodable {
+        var receipts: [ReceiptBody]
+    }
+
+    struct ReceiptBody: Decodable {
+        var notificationId: String
+        var device: String
+        var event: String
+        var at: Date
+    }
+
+    struct ReceiptsView: Encodable {
+        var accepted: Int
+        var duplicates: Int
+        var unknown: [String]
+        var itemsRead: Int
+        var unreadCount: Int?
+        var badge: Int?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(accepted, forKey: .accepted)
+            try container.encode(duplicates, forKey: .duplicates)
+            try container.encode(unknown, forKey: .unknown)
+            try container.encode(itemsRead, forKey: .itemsRead)
+            try container.encode(unreadCount, forKey: .unreadCount)
+            try container.encode(badge, forKey: .badge)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case accepted, duplicates, unknown, badge
+            case itemsRead = "items_read"
+            case unreadCount = "unread_count"
+        }
+    }
+
+    static func register(on router: inout Router, environment: PipelineEnvironment, metrics: ReceiptMetrics) {
+        let context = environment.context
+        router.post("/v1/me/receipts", auth: .clientUser) { request, match in
+            let userId = try ClientUser.id(match)
+            let body: ReceiptsBody = try request.decodeJSON()
+            let receipts = try validate(body)
+            let now = context.clock()
+            let result = try environment.database { connection in
+                try store(receipts, userId: userId, decider: environment.decider, now: now, on: connection)
+            }
+            metrics.record(result.stored)
+            return try HTTPResponse.json(result.view)
+        }
+    }
+
+    static func validate(_ body: ReceiptsBody) throws -> [ReceiptInput] {
+        var errors: [HeraldHTTP.FieldError] = []
+        if body.receipts.isEmpty { errors.append(.init(pointer: "/receipts", detail: "must not be empty")) }
+        if body.receipts.count > maxReceipts {
+            errors.append(.init(pointer: "/receipts", detail: "at most \(maxReceipts) receipts per request"))
+        }
+        for (index, receipt) in body.receipts.enumerated() {
+            if !ReadsAPI.isIdentifier(receipt.notificationId) {
+                errors.append(.init(pointer: "/receipts/\(index)/notification_id", detail: "must be 1 to 128 bytes"))
+            }
+            if !ReadsAPI.isIdentifier(receipt.device) {
+                errors.append(.init(pointer: "/receipts/\(index)/device", detail: "must be 1 to 128 bytes"))
+            }
+            if !["displayed", "opened", "dismissed"].contains(receipt.event) {
+                errors.append(
+                    .init(pointer: "/receipts/\(index)/event", detail: "must be displayed, opened or dismissed"))
+            }
+        }
+        if !errors.isEmpty { throw HTTPError.invalidFields(errors) }
+        return body.receipts.map {
+            ReceiptInput(notificationId: $0.notificationId, device: $0.device, event: $0.event, at: $0.at)
+        }
+    }
+
+    /// Stores the receipts, then applies the opens as one read (on the device that opened them).
+    static func store(
+        _ receipts: [ReceiptInput], userId: String, decider: Decider, now: Date, on connection: PostgresConnection
+    ) throws -> (view: ReceiptsView, stored: [(event: String, categoryId: String)]) {
+        let ids = Array(Set(receipts.map(\.notificationId)))
+        let targets = try ReceiptRepository.targets(userId: userId, notificationIds: ids, on: connection)
+        let stored = try ReceiptRepository.store(userId: userId, receipts, targets: targets, now: now, on: connection)
+        let known = receipts.filter { targets[$0.notificationId] != nil }
+        var view = ReceiptsView(
+            accepted: stored.count, duplicates: Set(known).count - stored.count,
+            unknown: ids.filter { targets[$0] == nil }.sorted(), itemsRead: 0)
+        let opened = known.filter { $0.event == "opened" }
+        let items = Array(Set(opened.compactMap { targets[$0.notificationId]?.itemId })).sorted()
+        if !items.isEmpty {
+            let read = ReadRequest(userId: userId, itemIds: items, threadId: nil, device: opened.first?.device)
+            if let outcome = try ReadsAPI.apply(read, decider: decider, now: now, on: connection) {
+                view.itemsRead = outcome.itemsRead
+                view.unreadCount = outcome.unreadCount
+                view.badge = outcome.badge
+            }
+        }
+        return (view, stored)
+    }
+}
