@@ -55,14 +55,16 @@ struct PipelineHarness: Sendable {
         let context = ServiceContext(
             config: config, pool: pool, logger: logger, metrics: Metrics(), migrator: migrator,
             timeZoneData: TimeZoneData.status(), zones: zones,
-            authenticator: DatabaseAuthenticator(pool: pool, lifetime: .zero), clock: { clock.now })
+            authenticator: DatabaseAuthenticator(pool: pool, lifetime: .zero), clock: { clock.now },
+            clientTokens: ClientTokenSigner(keys: [TestService.testClientTokenKey]))
         var limits = BatchLimits()
         limits.events = batchSize
         limits.topicPage = topicPage
         let harness = PipelineHarness(
             context: context,
             dispatcher: RequestDispatcher(
-                router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger),
+                router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger,
+                clientTokens: context.clientTokenAuthentication),
             adminKey: APIKeySecret.generate().value, clock: clock,
             processor: BatchProcessor(decider: PipelineEnvironment.decider(zones: zones), limits: limits))
         try pool.withConnectionBlocking { [adminKey = harness.adminKey] connection in

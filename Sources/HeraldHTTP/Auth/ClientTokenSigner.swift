@@ -30,7 +30,10 @@ public struct ClientTokenSigner: Sendable {
             let key = keys.first(where: { $0.id == parts[1] }),
             let mac = Base64URL.decode(String(parts[4])),
             let userBytes = Base64URL.decode(String(parts[2])),
-            let seconds = Int64(parts[3]), seconds > 0
+            let seconds = Int64(parts[3]), seconds > 0,
+            // Only the canonical spelling is accepted: base64 leaves spare low bits in its last character, and a
+            // token must have exactly one valid form.
+            Base64URL.encode(mac) == parts[4], Base64URL.encode(userBytes) == parts[2], String(seconds) == parts[3]
         else { return .invalid }
         let signedLength = parts[0...3].reduce(3) { $0 + $1.utf8.count }
         let signed = Array(token.utf8.prefix(signedLength))
