@@ -1,0 +1,87 @@
+import Foundation
+import HeraldCore
+import HeraldHTTP
+import Testing
+
+@testable import HeraldService
+
+@Suite("Client receipts", .serialized)
+struct ClientReceiptsTests {
+    let start = Date(timeIntervalSince1970: 1_796_130_000)
+
+    func receipt(_ id: String, _ event: String, device: String = "phone") -> String {
+        #"{"notification_id":"\#(id)","device":"\#(device)","event":"\#(event)","at":"2026-12-01T10:00:00Z"}"#
+    }
+
+    @Test func anOpenIsAReadAndEveryReceiptCountsOncePerCategory() async throws {
+        let harness = try await PipelineHarness.make(start: start)
+        defer { harness.close() }
+        try await harness.category(PipelineHarness.chatCategory())
+        try await harness.user("u1")
+        try await harness.user("u2")
+        try await harness.device("phone", user: "u1", platform: .apns)
+        try await harness.device("tablet", user: "u1", platform: .fcm)
+        try await harness.notify("u1", items: ["i1", "i2"], at: start)
+        try await harness.notify("u2", items: ["j1"], at: start)
+        let ids = try await harness.sql(
+            "SELECT notification_id FROM decisions WHERE user_id = 'u1' ORDER BY feed_seq"
+        ).map { try $0.string(0) }
+        let foreign = try await harness.sql("SELECT notification_id FROM decisions WHERE user_id = 'u2'").single()
+            .string(0)
+
+        let body = [
+            receipt(ids[0], "displayed"), receipt(ids[0], "opened"), receipt(ids[1], "displayed"),
+            receipt(ids[1], "dismissed"), receipt(foreign, "opened"),
+        ]
+        let response = await harness.sendAsClient(
+            "u1", .post, "/v1/me/receipts", json: #"{"receipts":[\#(body.joined(separator: ","))]}"#)
+        #expect(response.status == .ok)
+        #expect(response.json["accepted"] == .int(4))
+        #expect(response.json["duplicates"] == .int(0))
+        #expect(response.json["unknown"] == .array([.string(foreign)]), "another user's notification is unknown")
+        #expect(response.json["items_read"] == .int(1))
+        #expect(response.json["unread_count"] == .int(1))
+        #expect(try await harness.count("SELECT count(*) FROM deliveries WHERE kind = 'withdraw'") == 1)
+        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u2'") == 1)
+
+        let retry = await harness.sendAsClient(
+            "u1", .post, "/v1/me/receipts", json: #"{"receipts":[\#(body[0]),\#(body[1])]}"#)
+        #expect(retry.json["accepted"] == .int(0))
+        #expect(retry.json["duplicates"] == .int(2))
+        #expect(retry.json["items_read"] == .int(0))
+
+        let stats = await harness.send(.get, "/v1/categories/chat.message/stats")
+        #expect(stats.status == .ok)
+        #expect(stats.json["displayed"] == .int(2))
+        #expect(stats.json["opened"] == .int(1))
+        #expect(stats.json["dismissed"] == .int(1))
+        #expect(stats.json["opened_per_displayed"] == .double(0.5))
+        let metric = harness.context.metrics.counterValue(ReceiptMetrics.name, labels: ["chat.message", "displayed"])
+        #expect(metric == 2)
+        #expect(await harness.send(.get, "/v1/categories/nope.none/stats").status == .notFound)
+    }
+
+    @Test(arguments: [
+        #"{"receipts":[]}"#,
+        #"{"receipts":[{"notification_id":"n","device":"d","event":"swiped","at":"2026-12-01T10:00:00Z"}]}"#,
+        #"{"receipts":[{"notification_id":"","device":"d","event":"opened","at":"2026-12-01T10:00:00Z"}]}"#,
+        #"{"receipts":[{"notification_id":"n","device":"d","event":"opened"}]}"#,
+    ])
+    func malformedBatchesAreRefusedWhole(_ json: String) async throws {
+        let harness = try await PipelineHarness.make(start: start)
+        defer { harness.close() }
+        try await harness.user("u1")
+        let response = await harness.sendAsClient("u1", .post, "/v1/me/receipts", json: json)
+        #expect([.badRequest, .unprocessableContent].contains(response.status))
+    }
+
+    @Test func batchesAreBounded() async throws {
+        let harness = try await PipelineHarness.make(start: start)
+        defer { harness.close() }
+        try await harness.user("u1")
+        let many = (0...MeReceiptsAPI.maxReceipts).map { receipt("n\($0)", "displayed") }
+        let response = await harness.sendAsClient(
+            "u1", .post, "/v1/me/receipts", json: #"{"receipts":[\#(many.joined(separator: ","))]}"#)
+        #expect(response.status == .unprocessableContent)
+    }
+}
