@@ -41,3 +41,14 @@ CREATE TABLE receipts (
 
 -- Per-category displayed/opened/dismissed counts for the category stats.
 CREATE INDEX receipts_category ON receipts (category_id, event);
+
+-- The learned interruption budget's input: per user and category, how many notifications in a row the user
+-- dismissed without opening (an open resets it). The pipeline loads the rows of its batch's users.
+CREATE TABLE dismissal_streaks (
+    user_id text COLLATE "C" NOT NULL,
+    category_id text NOT NULL,
+    streak integer NOT NULL,
+    updated_at timestamptz NOT NULL,
+    CONSTRAINT dismissal_streaks_pkey PRIMARY KEY (user_id, category_id),
+    CONSTRAINT dismissal_streaks_not_negative CHECK (streak >= 0)
+);

@@ -61,6 +61,34 @@ struct ClientReceiptsTests {
         #expect(await harness.send(.get, "/v1/categories/nope.none/stats").status == .notFound)
     }
 
+    /// Two unopened dismissals halve a limit of 4 an hour to 2 for the next decisions; an open restores it.
+    @Test func dismissalsReportedByTheAppHalveTheCategoryLimitUntilAnOpen() async throws {
+        let harness = try await PipelineHarness.make(start: start)
+        defer { harness.close() }
+        var category = PipelineHarness.chatCategory()
+        category.rateLimit = .init(count: 4, windowSeconds: 3_600, halveAfterDismissals: 2)
+        try await harness.category(category)
+        try await harness.user("u1")
+        try await harness.device("phone", user: "u1")
+        func delivered(_ round: String) async throws -> Int {
+            try await harness.notify("u1", items: (0..<6).map { "\(round)-\($0)" }, at: harness.clock.now)
+            let count = try await harness.count(
+                "SELECT count(*) FROM decisions WHERE outcome = 'delivered' AND item_id LIKE $1", [round + "-%"])
+            harness.clock.advance(3_600)
+            return count
+        }
+        #expect(try await delivered("a") == 4)
+        let ids = try await harness.sql(
+            "SELECT notification_id FROM decisions WHERE item_id IN ('a-0', 'a-1') ORDER BY item_id"
+        ).map { try $0.string(0) }
+        let dismissals = ids.map { receipt($0, "dismissed") }.joined(separator: ",")
+        _ = await harness.sendAsClient("u1", .post, "/v1/me/receipts", json: #"{"receipts":[\#(dismissals)]}"#)
+        #expect(try await delivered("b") == 2)
+        _ = await harness.sendAsClient(
+            "u1", .post, "/v1/me/receipts", json: #"{"receipts":[\#(receipt(ids[1], "opened"))]}"#)
+        #expect(try await delivered("c") == 4)
+    }
+
     @Test(arguments: [
         #"{"receipts":[]}"#,
         #"{"receipts":[{"notification_id":"n","device":"d","event":"swiped","at":"2026-12-01T10:00:00Z"}]}"#,

@@ -57,16 +57,21 @@ extension Category {
     public struct RateLimitRule: Sendable, Hashable, Codable {
         public var count: Int
         public var windowSeconds: Int
+        /// Opt-in learned budget: after this many notifications of the category dismissed unopened in a row, the
+        /// user's limit is halved until they open one again (see `InterruptionBudget`).
+        public var halveAfterDismissals: Int?
 
         /// Creates a rate-limit rule.
-        public init(count: Int, windowSeconds: Int) {
+        public init(count: Int, windowSeconds: Int, halveAfterDismissals: Int? = nil) {
             self.count = count
             self.windowSeconds = windowSeconds
+            self.halveAfterDismissals = halveAfterDismissals
         }
 
         enum CodingKeys: String, CodingKey {
             case count
             case windowSeconds = "window_seconds"
+            case halveAfterDismissals = "halve_after_dismissals"
         }
     }
 }

@@ -33,6 +33,9 @@ extension Category {
             range(rateLimit.count, CategoryRules.rateLimitCount, "/rate_limit/count")
             range(
                 rateLimit.windowSeconds, CategoryRules.rateLimitWindowSeconds, "/rate_limit/window_seconds")
+            if let dismissals = rateLimit.halveAfterDismissals {
+                range(dismissals, InterruptionBudget.dismissals, "/rate_limit/halve_after_dismissals")
+            }
         }
         if let threadKeyTemplate {
             errors += Self.keyTemplateErrors(threadKeyTemplate, pointer: "/thread_key_template")

@@ -123,8 +123,11 @@ extension Decider {
         userId: String, category: Category, state: RecipientState, now: Date,
         into result: inout DecisionResult
     ) -> Bool {
+        let categoryRule = category.rateLimit.map {
+            InterruptionBudget.effectiveRule($0, dismissalStreak: state.dismissalStreak)
+        }
         var limiter = RateLimiter(
-            categoryRule: category.rateLimit, categoryBucket: state.categoryBucket,
+            categoryRule: categoryRule, categoryBucket: state.categoryBucket,
             userRule: category.required ? nil : config.userRateLimit, userBucket: state.userBucket,
             at: now)
         let admitted = limiter.admit(at: now)

@@ -17,6 +17,8 @@ public struct RecipientState: Sendable, Hashable {
     public var silentBudgets: [String: SilentBudget]
     /// The position of the user's latest notification in their feed (0: none yet).
     public var feedPosition: Int64 = 0
+    /// Notifications of the event's category the user dismissed unopened in a row, as their apps reported.
+    public var dismissalStreak: Int = 0
 
     /// Creates a recipient's state; absent buckets start full, absent groups idle.
     public init(

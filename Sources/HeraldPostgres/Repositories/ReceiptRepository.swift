@@ -51,7 +51,7 @@ public enum ReceiptRepository {
             SELECT $1, n, dev, ev, c, at, $7
             FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[]) AS x(n, dev, ev, c, at)
             ON CONFLICT ON CONSTRAINT receipts_pkey DO NOTHING
-            RETURNING notification_id, event, category_id
+            RETURNING notification_id, event, category_id, at
             """)
     static let countsByCategory = Query(
         name: "receipts_category_counts",
@@ -75,7 +75,7 @@ public enum ReceiptRepository {
     public static func store(
         userId: String, _ receipts: [ReceiptInput], targets: [String: ReceiptTarget], now: Date,
         on connection: PostgresConnection
-    ) throws -> [(event: String, categoryId: String)] {
+    ) throws -> [(event: String, categoryId: String, at: Date)] {
         let known = receipts.filter { targets[$0.notificationId] != nil }
         guard !known.isEmpty else { return [] }
         let rows = try connection.query(
@@ -86,7 +86,47 @@ public enum ReceiptRepository {
                 PipelineArray(known.map { targets[$0.notificationId]!.categoryId }),
                 PipelineArray(known.map { $0.at.postgresText }), now,
             ])
-        return try rows.map { (try $0.string("event"), try $0.string("category_id")) }
+        return try rows.map { (try $0.string("event"), try $0.string("category_id"), try $0.date("at")) }
+    }
+
+    static let streaks = Query(
+        name: "receipts_streaks",
+        sql: """
+            SELECT category_id, streak FROM dismissal_streaks
+            WHERE user_id = $1 AND category_id = ANY($2::text[])
+            FOR UPDATE
+            """)
+    static let setStreaks = Query(
+        name: "receipts_set_streaks",
+        sql: """
+            INSERT INTO dismissal_streaks (user_id, category_id, streak, updated_at)
+            SELECT $1, c, s, $4 FROM unnest($2::text[], $3::integer[]) AS x(c, s)
+            ON CONFLICT ON CONSTRAINT dismissal_streaks_pkey DO UPDATE SET streak = excluded.streak,
+                                                                       updated_at = excluded.updated_at
+            """)
+
+    /// Advances the user's dismissal streaks by newly stored receipts, in the order they happened; the same
+    /// transaction locks the rows so two batches of one user never lose an update.
+    public static func advanceStreaks(
+        userId: String, _ stored: [(event: String, categoryId: String, at: Date)], now: Date,
+        on connection: PostgresConnection
+    ) throws {
+        let byCategory = Dictionary(grouping: stored.filter { $0.event != "displayed" }, by: \.categoryId)
+        guard !byCategory.isEmpty else { return }
+        let categories = byCategory.keys.sorted()
+        try connection.transaction { connection in
+            var current: [String: Int] = [:]
+            for row in try connection.query(streaks, [userId, PipelineArray(categories)]) {
+                current[try row.string("category_id")] = try row.int("streak")
+            }
+            let next = categories.map { category in
+                InterruptionBudget.streak(
+                    after: byCategory[category]!.sorted { $0.at < $1.at }.map(\.event),
+                    startingAt: current[category] ?? 0)
+            }
+            _ = try connection.execute(
+                setStreaks, [userId, PipelineArray(categories), PipelineArray(next.map(String.init)), now])
+        }
     }
 
     /// Displayed, opened and dismissed receipts of one category.

@@ -74,6 +74,11 @@ public enum RecipientStateRepository {
             FROM unnest($1::text[]) AS u
             """)
 
+    static let dismissalStreaks = Query(
+        name: "recipients_dismissal_streaks",
+        sql: "SELECT user_id, category_id, streak FROM dismissal_streaks WHERE user_id = ANY($1::text[]) AND streak > 0"
+    )
+
     /// Loads the state of `userIds` as of `now`; with `lock`, their user rows stay locked until the transaction
     /// ends (call it inside one). Unknown users are simply absent from the snapshot.
     public static func load(
@@ -92,6 +97,7 @@ public enum RecipientStateRepository {
             BoundQuery(preferences, [known]), BoundQuery(mutes, [known, now]), BoundQuery(devices, [known]),
             BoundQuery(unread, [known]), BoundQuery(buckets, [known]), BoundQuery(groups, [known]),
             BoundQuery(budgets, [known]), BoundQuery(timers, [known, now]), BoundQuery(feedPositions, [known]),
+            BoundQuery(dismissalStreaks, [known]),
         ])
         for row in results[0] {
             guard let setting = PreferenceSetting(rawValue: try row.string("setting")) else { continue }
@@ -132,6 +138,10 @@ public enum RecipientStateRepository {
             if let position = try row.decode(Int64?.self, "feed_seq") {
                 snapshot.feedPositions[try row.string("user_id")] = position
             }
+        }
+        for row in results[9] {
+            snapshot.dismissalStreaks[try row.string("user_id"), default: [:]][try row.string("category_id")] =
+                try row.int("streak")
         }
         return snapshot
     }

@@ -23,6 +23,8 @@ public struct RecipientStateSnapshot: Sendable {
     public var dueTimers: [TimerRecord] = []
     /// The position of each user's latest notification in their feed (absent: none yet).
     public var feedPositions: [String: Int64] = [:]
+    /// Unopened dismissals in a row, by user then category (absent: none).
+    public var dismissalStreaks: [String: [String: Int]] = [:]
 
     /// An empty snapshot.
     public init() {}

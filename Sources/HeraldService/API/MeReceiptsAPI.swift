@@ -86,10 +86,11 @@ enum MeReceiptsAPI {
     /// Stores the receipts, then applies the opens as one read (on the device that opened them).
     static func store(
         _ receipts: [ReceiptInput], userId: String, decider: Decider, now: Date, on connection: PostgresConnection
-    ) throws -> (view: ReceiptsView, stored: [(event: String, categoryId: String)]) {
+    ) throws -> (view: ReceiptsView, stored: [(event: String, categoryId: String, at: Date)]) {
         let ids = Array(Set(receipts.map(\.notificationId)))
         let targets = try ReceiptRepository.targets(userId: userId, notificationIds: ids, on: connection)
         let stored = try ReceiptRepository.store(userId: userId, receipts, targets: targets, now: now, on: connection)
+        try ReceiptRepository.advanceStreaks(userId: userId, stored, now: now, on: connection)
         let known = receipts.filter { targets[$0.notificationId] != nil }
         var view = ReceiptsView(
             accepted: stored.count, duplicates: Set(known).count - stored.count,

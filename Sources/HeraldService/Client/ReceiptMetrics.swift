@@ -1,3 +1,4 @@
+import Foundation
 import HeraldHTTP
 
 /// Receipts per category and event in `/metrics`: `herald_receipts_total{category, event}`; the opened/displayed
@@ -11,7 +12,7 @@ struct ReceiptMetrics: Sendable {
     }
 
     /// Counts newly stored receipts.
-    func record(_ stored: [(event: String, categoryId: String)]) {
+    func record(_ stored: [(event: String, categoryId: String, at: Date)]) {
         for receipt in stored {
             metrics.increment(
                 Self.name, help: "Receipts the apps reported (displayed, opened, dismissed), by category.",

@@ -33,6 +33,7 @@ struct RecipientBook {
             userBucket: buckets?[RecipientStateRepository.allCategoriesScope],
             collapseGroups: snapshot.groups[userId] ?? [:], silentBudgets: budgets)
         state.feedPosition = snapshot.feedPositions[userId] ?? 0
+        state.dismissalStreak = snapshot.dismissalStreaks[userId]?[categoryId] ?? 0
         return state
     }
 
