@@ -4,7 +4,7 @@ import HeraldCore
 /// The SQL of the client feed: a user's notifications after a position, by the `decisions_feed` index.
 public enum FeedRepository {
     // A range scan of (user_id, feed_seq) in index order with a LIMIT: the cost is the page, never the history.
-    static let page = Query(
+    static let pageQuery = Query(
         name: "feed_page",
         sql: """
             SELECT d.feed_seq, d.notification_id, d.item_id, d.thread_id, d.decided_at, d.read_at, e.category_id,
@@ -29,7 +29,7 @@ public enum FeedRepository {
         userId: String, after: Int64, limit: Int, on connection: PostgresConnection
     ) throws -> FeedPage? {
         let results = try connection.pipeline([
-            BoundQuery(head, [userId]), BoundQuery(page, [userId, after, limit + 1]),
+            BoundQuery(head, [userId]), BoundQuery(pageQuery, [userId, after, limit + 1]),
         ])
         guard let headRow = results[0].first else { return nil }
         var rows = try results[1].map { row in
