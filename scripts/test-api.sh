@@ -41,3 +41,21 @@ ready "$port" || { echo "herald never became ready"; tail -20 "$work/herald.log"
     --header "Authorization: Bearer $key" \
     --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
     --phases examples,coverage,fuzzing --max-examples 20 --seed 1 --workers 1 --no-shrink
+
+# The client surface, with a client token of a user that exists (API keys get 403 there, which the run above saw).
+client_token=$(python3 - "$port" "$key" <<'PY'
+import json, sys, urllib.request
+port, key = sys.argv[1], sys.argv[2]
+def call(method, path, body):
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(), method=method,
+        headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"})
+    return json.load(urllib.request.urlopen(request, timeout=5))
+call("PUT", "/v1/users/contract-client", {"locale": "en"})
+print(call("POST", "/v1/users/contract-client/client-tokens", {"ttl_seconds": 3600})["token"])
+PY
+)
+.venv/bin/schemathesis run openapi.yaml --url "http://127.0.0.1:$port" \
+    --header "Authorization: Bearer $client_token" --include-tag client \
+    --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
+    --phases examples,coverage,fuzzing --max-examples 20 --seed 1 --workers 1 --no-shrink
