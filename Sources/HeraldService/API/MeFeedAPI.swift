@@ -11,17 +11,19 @@ enum MeFeedAPI {
 
     static func register(on router: inout Router, environment: PipelineEnvironment) {
         let context = environment.context
+        let cache = FeedCategoryCache()
         router.get("/v1/me/feed", auth: .clientUser) { request, match in
             let userId = try ClientUser.id(match)
             let after = try cursor(request)
             let limit = try PageCursor.limit(request, defaultValue: defaultLimit, maximum: maxLimit)
+            let now = context.clock()
             let found = try environment.database { connection -> (FeedPage, [String: HeraldCore.Category])? in
                 guard
                     let page = try FeedRepository.page(
                         userId: userId, after: after.position, limit: limit, on: connection)
                 else { return nil }
                 let ids = Array(Set(page.rows.map(\.categoryId)))
-                return (page, try CategoryRepository.categories(ids: ids, on: connection))
+                return (page, try cache.categories(ids, now: now, on: connection))
             }
             guard let (page, categories) = found else { throw HTTPError.notFound("No user has this id.") }
             let items = page.rows.map { row in
