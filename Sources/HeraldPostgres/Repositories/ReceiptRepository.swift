@@ -1,40 +1,6 @@
 import Foundation
 import HeraldCore
 
-/// One receipt as the app reports it.
-public struct ReceiptInput: Sendable, Hashable {
-    public var notificationId: String
-    public var device: String
-    /// `displayed`, `opened` or `dismissed`.
-    public var event: String
-    public var at: Date
-
-    /// Creates a receipt.
-    public init(notificationId: String, device: String, event: String, at: Date) {
-        self.notificationId = notificationId
-        self.device = device
-        self.event = event
-        self.at = at
-    }
-}
-
-/// A notification a receipt named, as found among the user's own notifications.
-public struct ReceiptTarget: Sendable, Hashable {
-    public var notificationId: String
-    public var itemId: String?
-    public var categoryId: String
-}
-
-/// Per-category receipt counts.
-public struct ReceiptCounts: Sendable, Hashable {
-    public var displayed = 0
-    public var opened = 0
-    public var dismissed = 0
-
-    /// No receipts.
-    public init() {}
-}
-
 /// The SQL of receipts: stored once per (notification, device, event), counted per category.
 public enum ReceiptRepository {
     static let targets = Query(

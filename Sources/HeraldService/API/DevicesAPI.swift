@@ -61,8 +61,8 @@ enum DevicesAPI {
         let now = context.clock()
         let removed = try context.pool.withConnectionBlocking { connection in
             if let ownerId {
-                guard try DeviceRepository.find(installationId: installationId, on: connection)?.device.userId == ownerId
-                else { return false }
+                let record = try DeviceRepository.find(installationId: installationId, on: connection)
+                guard record?.device.userId == ownerId else { return false }
             }
             return try DeviceRepository.remove(installationId: installationId, now: now, on: connection)
         }
