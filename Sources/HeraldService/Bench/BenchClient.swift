@@ -106,18 +106,8 @@ struct BenchClient: Sendable {
     private func lanes(
         _ count: Int, _ work: @escaping @Sendable (Int, BenchConnection) throws -> [Double]
     ) throws -> [Double] {
-        let results = LockedValue<[Result<[Double], any Error>]>([])
-        let group = DispatchGroup()
-        for lane in 0..<count {
-            group.enter()
-            let thread = Thread { [port, adminKey] in
-                let result = Result { try work(lane, try BenchConnection(port: port, adminKey: adminKey)) }
-                results.withLock { $0.append(result) }
-                group.leave()
-            }
-            thread.start()
-        }
-        group.wait()
-        return try results.withLock { $0 }.flatMap { try $0.get() }
+        try BenchThreads.run(count) { [port, adminKey] lane in
+            try work(lane, try BenchConnection(port: port, adminKey: adminKey))
+        }.flatMap { $0 }
     }
 }
