@@ -14,19 +14,44 @@ public enum DeliveryRepository {
     /// Queues rows without a coalesce key by COPY (the bulk path: one stream for the whole batch).
     public static func copy(_ rows: [DeliveryRow], now: Date, on connection: PostgresConnection) throws {
         guard !rows.isEmpty else { return }
+        // Rows of a batch share their creation time, mostly their headers and their availability and expiry
+        // times: each distinct value is rendered once per batch, not once per row.
+        var texts = CopyTextMemo()
+        let created = now.postgresText
         try connection.copyIn(copy) { writer in
-            for row in rows { try writer.append(values(of: row, now: now)) }
+            for row in rows {
+                let delivery = row.delivery
+                try writer.append([
+                    row.id, delivery.notificationId, row.eventSource, row.eventId, delivery.userId,
+                    delivery.installationId, delivery.platform.rawValue, delivery.environment.rawValue, delivery.token,
+                    delivery.kind.rawValue, texts.headers(delivery.headers), delivery.bodyText, delivery.collapseId,
+                    delivery.coalesceKey, delivery.priority, created, texts.date(delivery.availableAt),
+                    texts.date(delivery.expiresAt),
+                ])
+            }
         }
     }
 
-    static func values(of row: DeliveryRow, now: Date) -> [(any PostgresEncodable)?] {
-        let delivery = row.delivery
-        return [
-            row.id, delivery.notificationId, row.eventSource, row.eventId, delivery.userId, delivery.installationId,
-            delivery.platform.rawValue, delivery.environment.rawValue, delivery.token, delivery.kind.rawValue,
-            headersJSON(delivery.headers), delivery.bodyText, delivery.collapseId, delivery.coalesceKey,
-            delivery.priority, now, delivery.availableAt, delivery.expiresAt,
-        ]
+    /// The text of values repeated across a batch's rows, rendered once each.
+    struct CopyTextMemo {
+        private var headerTexts: [[String: String]: String] = [:]
+        private var dateTexts: [Date: String] = [:]
+
+        /// The JSON text of `headers`.
+        mutating func headers(_ headers: [String: String]) -> String {
+            if let text = headerTexts[headers] { return text }
+            let text = headersJSON(headers)
+            if headerTexts.count < 64 { headerTexts[headers] = text }
+            return text
+        }
+
+        /// The `timestamptz` text of `date`.
+        mutating func date(_ date: Date) -> String {
+            if let text = dateTexts[date] { return text }
+            let text = date.postgresText
+            if dateTexts.count < 256 { dateTexts[date] = text }
+            return text
+        }
     }
 
     static func headersJSON(_ headers: [String: String]) -> String {
