@@ -91,10 +91,11 @@ struct BenchClient: Sendable {
         }
     }
 
-    /// Posts `bodies` at a steady pace, one every `interval` seconds, spread over `connections` connections.
-    func steady(bodies: [String], interval: Double, connections: Int) throws {
+    /// Posts `bodies` at a steady pace, one every `interval` seconds, spread over `connections` connections;
+    /// returns every request's latency.
+    func steady(bodies: [String], interval: Double, connections: Int) throws -> [Double] {
         let start = Date()
-        _ = try lanes(connections) { lane, connection in
+        return try lanes(connections) { lane, connection in
             try stride(from: lane, to: bodies.count, by: connections).map { index in
                 let due = start.addingTimeInterval(Double(index) * interval)
                 if due > Date() { Thread.sleep(until: due) }
