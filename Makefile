@@ -19,7 +19,7 @@ run: build
 	.build/release/herald serve
 
 bench: build
-	.build/release/herald bench
+	.build/release/herald bench $(BENCH_ARGS)
 
 test: deps
 	@scripts/test.sh

@@ -34,6 +34,19 @@ done
 echo "== swift test summary"
 grep -E "Test run with [0-9]+ tests" "$log"
 
+echo "== benchmark harness (herald bench --quick: every figure present; no speed asserted)"
+bench_json=$(mktemp --suffix=.json)
+bench_started=$(date +%s)
+"$bin/herald" bench --quick --json "$bench_json" > /dev/null
+jq -e '([.limit.events_per_second, .limit.deliveries_per_second, .pipeline.events_per_second,
+        .pipeline.deliveries_per_second, .pipeline.ratio_to_limit, .ingest.events_per_second, .ingest.p50_ms,
+        .ingest.p99_ms, .latency.p50_ms, .latency.p95_ms, .latency.p99_ms, .memory.peak_rss_mb,
+        .population.load_seconds] | all(type == "number" and . > 0))
+    and (.campaign.status | type == "string") and (.git_commit | type == "string")' "$bench_json" > /dev/null \
+    || { echo "herald bench --quick wrote incomplete figures:"; cat "$bench_json"; exit 1; }
+echo "bench --quick passed in $(( $(date +%s) - bench_started )) s"
+rm -f "$bench_json"
+
 echo "== deploy files"
 scripts/verify-deploy.sh "$bin/herald"
 

@@ -31,15 +31,28 @@ public final class CopyWriter {
     }
 
     /// Escapes the characters that COPY's text format gives meaning to: backslash, tab, newline, carriage return.
+    /// Most values have none of them and are appended in one copy; only the others go byte by byte.
     static func escape(_ text: String, into buffer: inout [UInt8]) throws {
-        for byte in text.utf8 {
-            switch byte {
-            case 0x5C: buffer.append(contentsOf: [0x5C, 0x5C])
-            case 0x09: buffer.append(contentsOf: [0x5C, 0x74])
-            case 0x0A: buffer.append(contentsOf: [0x5C, 0x6E])
-            case 0x0D: buffer.append(contentsOf: [0x5C, 0x72])
-            case 0x00: throw PostgresError(kind: .invalidValue, message: "COPY value contains a NUL byte")
-            default: buffer.append(byte)
+        var text = text
+        try text.withUTF8 { bytes in
+            var plain = true
+            for byte in bytes where byte == 0x5C || byte < 0x0E {
+                plain = false
+                break
+            }
+            if plain {
+                buffer.append(contentsOf: bytes)
+                return
+            }
+            for byte in bytes {
+                switch byte {
+                case 0x5C: buffer.append(contentsOf: [0x5C, 0x5C])
+                case 0x09: buffer.append(contentsOf: [0x5C, 0x74])
+                case 0x0A: buffer.append(contentsOf: [0x5C, 0x6E])
+                case 0x0D: buffer.append(contentsOf: [0x5C, 0x72])
+                case 0x00: throw PostgresError(kind: .invalidValue, message: "COPY value contains a NUL byte")
+                default: buffer.append(byte)
+                }
             }
         }
     }

@@ -55,7 +55,9 @@ public enum RecipientStateRepository {
         sql: "SELECT user_id, key, state::text AS state FROM collapse_groups WHERE user_id = ANY($1::text[])")
     static let budgets = Query(
         name: "recipients_budgets",
-        sql: "SELECT installation_id, state::text AS state FROM silent_budgets WHERE user_id = ANY($1::text[])")
+        sql: """
+            SELECT installation_id, user_id, state::text AS state FROM silent_budgets WHERE user_id = ANY($1::text[])
+            """)
     static let timers = Query(
         name: "recipients_due_timers",
         sql: """
@@ -87,18 +89,25 @@ public enum RecipientStateRepository {
         var snapshot = RecipientStateSnapshot()
         let sorted = Array(Set(userIds)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         guard !sorted.isEmpty else { return snapshot }
-        for row in try connection.query(lock ? lockProfiles : readProfiles, [PipelineArray(sorted)]) {
+        // One round trip: the profiles (locked first, when asked) and then every piece of state, each statement
+        // reading after the lock is held. Rows of users that do not exist are ignored below.
+        let requested = PipelineArray(sorted)
+        let all = try connection.pipeline([
+            BoundQuery(lock ? lockProfiles : readProfiles, [requested]), BoundQuery(preferences, [requested]),
+            BoundQuery(mutes, [requested, now]), BoundQuery(devices, [requested]), BoundQuery(unread, [requested]),
+            BoundQuery(buckets, [requested]), BoundQuery(groups, [requested]), BoundQuery(budgets, [requested]),
+            BoundQuery(timers, [requested, now]), BoundQuery(feedPositions, [requested]),
+            BoundQuery(dismissalStreaks, [requested]),
+        ])
+        for row in all[0] {
             let profile = try Self.profile(row)
             snapshot.profiles[profile.id] = profile
         }
-        let known = PipelineArray(Array(snapshot.profiles.keys))
         guard !snapshot.profiles.isEmpty else { return snapshot }
-        let results = try connection.pipeline([
-            BoundQuery(preferences, [known]), BoundQuery(mutes, [known, now]), BoundQuery(devices, [known]),
-            BoundQuery(unread, [known]), BoundQuery(buckets, [known]), BoundQuery(groups, [known]),
-            BoundQuery(budgets, [known]), BoundQuery(timers, [known, now]), BoundQuery(feedPositions, [known]),
-            BoundQuery(dismissalStreaks, [known]),
-        ])
+        let known = snapshot.profiles
+        let results = try all.dropFirst().map { result in
+            try result.filter { known[try $0.string("user_id")] != nil }
+        }
         for row in results[0] {
             guard let setting = PreferenceSetting(rawValue: try row.string("setting")) else { continue }
             snapshot.preferences[try row.string("user_id"), default: [:]][try row.string("category_id")] = setting

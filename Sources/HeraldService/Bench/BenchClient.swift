@@ -91,10 +91,11 @@ struct BenchClient: Sendable {
         }
     }
 
-    /// Posts `bodies` at a steady pace, one every `interval` seconds, spread over `connections` connections.
-    func steady(bodies: [String], interval: Double, connections: Int) throws {
+    /// Posts `bodies` at a steady pace, one every `interval` seconds, spread over `connections` connections;
+    /// returns every request's latency.
+    func steady(bodies: [String], interval: Double, connections: Int) throws -> [Double] {
         let start = Date()
-        _ = try lanes(connections) { lane, connection in
+        return try lanes(connections) { lane, connection in
             try stride(from: lane, to: bodies.count, by: connections).map { index in
                 let due = start.addingTimeInterval(Double(index) * interval)
                 if due > Date() { Thread.sleep(until: due) }
@@ -106,18 +107,8 @@ struct BenchClient: Sendable {
     private func lanes(
         _ count: Int, _ work: @escaping @Sendable (Int, BenchConnection) throws -> [Double]
     ) throws -> [Double] {
-        let results = LockedValue<[Result<[Double], any Error>]>([])
-        let group = DispatchGroup()
-        for lane in 0..<count {
-            group.enter()
-            let thread = Thread { [port, adminKey] in
-                let result = Result { try work(lane, try BenchConnection(port: port, adminKey: adminKey)) }
-                results.withLock { $0.append(result) }
-                group.leave()
-            }
-            thread.start()
-        }
-        group.wait()
-        return try results.withLock { $0 }.flatMap { try $0.get() }
+        try BenchThreads.run(count) { [port, adminKey] lane in
+            try work(lane, try BenchConnection(port: port, adminKey: adminKey))
+        }.flatMap { $0 }
     }
 }

@@ -1,20 +1,34 @@
 import Foundation
+import HeraldCore
 import HeraldPostgres
 
-/// The raw write rate of PostgreSQL for the rows the pipeline writes per event — a decision, one queue row per
-/// device, the event marked decided — in transactions of one batch, by COPY and one UPDATE, with no decision logic.
+/// The raw write rate of PostgreSQL for exactly the rows the pipeline writes per event — a decision with every
+/// column the pipeline fills, one queue row per device, the recipient's unread count and user-wide rate bucket, the
+/// event marked decided — with the best method each allows (COPY for plain rows, one unnest upsert per table for
+/// state), in one transaction per batch, from as many parallel writers as the pipeline has workers. No decision
+/// logic, no reads: the ceiling the pipeline is compared with.
 enum BenchLimit {
+    /// What one run wrote and how long it took.
+    struct Figures {
+        var events: Int
+        var deliveries: Int
+        var seconds: Double
+    }
+
     static let copyDeliveries = Query(
         name: "bench_copy_deliveries",
         sql: """
             COPY deliveries (id, notification_id, event_source, event_id, user_id, installation_id, platform,
-                             environment, token, kind, headers, body, priority, created_at, available_at, expires_at)
+                             environment, token, kind, headers, body, collapse_id, coalesce_key, priority, created_at,
+                             available_at, expires_at)
             FROM STDIN
             """)
     static let copyDecisions = Query(
         name: "bench_copy_decisions",
         sql: """
-            COPY decisions (event_seq, user_id, outcome, notification_id, delivery_ids, decided_at) FROM STDIN
+            COPY decisions (event_seq, user_id, outcome, detail, deliver_at, notification_id, collapse_id, badge,
+                            delivery_ids, item_id, thread_id, counts_unread, decided_at, read_at)
+            FROM STDIN
             """)
     static let markDecided = Query(
         name: "bench_mark_decided",
@@ -23,52 +37,78 @@ enum BenchLimit {
             WHERE seq BETWEEN $1 AND $2
             """)
 
-    /// Writes the rows for the pending events of `source` (seq `first...last`) in batches; returns the deliveries.
-    static func run(
-        _ service: BenchService, source: String, users: Int, batch: Int
-    ) throws -> (events: Int, deliveries: Int, seconds: Double) {
+    /// Writes the rows for the pending events of `source` in batches of `batch` from `writers` threads.
+    static func run(_ service: BenchService, source: String, users: Int, batch: Int, writers: Int) throws -> Figures {
         let bounds = try service.database { connection in
             let row = try connection.query(
                 Query(unsafeSQL: "SELECT min(seq), max(seq) FROM events WHERE source = '\(source)'")
             ).single()
-            return (try row.int(0), try row.int(1))
+            return (first: try row.int(0), last: try row.int(1))
         }
-        let body = String(repeating: "x", count: 180)
-        let headers = #"{"apns-push-type":"alert","apns-priority":"10"}"#
+        let ranges = stride(from: bounds.first, through: bounds.last, by: batch).map {
+            $0...min($0 + batch - 1, bounds.last)
+        }
+        let lanes = max(1, writers)
         let start = ContinuousClock.now
-        var deliveries = 0
-        var first = bounds.0
-        while first <= bounds.1 {
-            let last = min(first + batch - 1, bounds.1)
-            deliveries += try service.database { [first] connection in
-                try connection.transaction { connection in
-                    let now = Date()
-                    var written = 0
-                    _ = try connection.copyIn(copyDeliveries) { copy in
-                        for seq in first...last {
-                            let user = seq % users
-                            for slot in 0..<BenchPopulation.deviceCount(user) {
-                                try copy.append([
-                                    "d-\(seq)-\(slot)", "n-\(seq)", source, "e\(seq)", "u\(user)",
-                                    "i\(user * 4 + slot)",
-                                    "apns", "production", String(repeating: "a", count: 64), "alert", headers, body,
-                                    10, now, now, now.addingTimeInterval(86_400),
-                                ])
-                                written += 1
-                            }
-                        }
-                    }
-                    _ = try connection.copyIn(copyDecisions) { copy in
-                        for seq in first...last {
-                            try copy.append([seq, "u\(seq % users)", "delivered", "n-\(seq)", "{d-\(seq)-0}", now])
-                        }
-                    }
-                    _ = try connection.execute(markDecided, [first, last, now])
-                    return written
+        let written = try BenchThreads.run(lanes) { lane in
+            var deliveries = 0
+            for range in stride(from: lane, to: ranges.count, by: lanes).map({ ranges[$0] }) {
+                deliveries += try service.database { connection in
+                    try write(range, source: source, users: users, on: connection)
                 }
             }
-            first = last + 1
+            return deliveries
         }
-        return (bounds.1 - bounds.0 + 1, deliveries, BenchStatistics.seconds(since: start))
+        return Figures(
+            events: bounds.last - bounds.first + 1, deliveries: written.reduce(0, +),
+            seconds: BenchStatistics.seconds(since: start))
+    }
+
+    /// One batch's transaction: both COPYs, then the state upserts, the events' update and COMMIT in one pipeline.
+    private static func write(
+        _ range: ClosedRange<Int>, source: String, users: Int, on connection: PostgresConnection
+    ) throws -> Int {
+        let now = Date()
+        let body = String(repeating: "x", count: 180)
+        let headers = #"{"apns-push-type":"alert","apns-priority":"10"}"#
+        var state = RecipientStateWrite()
+        let bucket = TokenBucket(capacity: 60, windowSeconds: 3_600, at: now)
+        do {
+            _ = try connection.pipeline([PipelineRepository.beginQuery])
+            var written = 0
+            try connection.copyIn(copyDeliveries) { copy in
+                for seq in range {
+                    let user = seq % users
+                    for slot in 0..<BenchPopulation.deviceCount(user) {
+                        try copy.append([
+                            "d-\(seq)-\(slot)", "n-\(seq)", source, "e\(seq)", "u\(user)", "i\(user * 4 + slot)",
+                            "apns", "production", String(repeating: "a", count: 64), "alert", headers, body,
+                            "c-\(seq)", nil, 10, now, now, now.addingTimeInterval(86_400),
+                        ])
+                        written += 1
+                    }
+                }
+            }
+            try connection.copyIn(copyDecisions) { copy in
+                for seq in range {
+                    let user = seq % users
+                    let ids = (0..<BenchPopulation.deviceCount(user)).map { "d-\(seq)-\($0)" }
+                    try copy.append([
+                        seq, "u\(user)", "delivered", nil, now, "n-\(seq)", "c-\(seq)", 1,
+                        "{" + ids.joined(separator: ",") + "}", nil, nil, true, now, nil,
+                    ])
+                    state.unread["u\(user)"] = 1
+                    state.buckets[RecipientStateWrite.Key(userId: "u\(user)", key: "*")] = bucket
+                }
+            }
+            var queries = try RecipientStateRepository.writeQueries(state, now: now)
+            queries.append(BoundQuery(markDecided, [range.lowerBound, range.upperBound, now]))
+            queries.append(PipelineRepository.commitQuery)
+            _ = try connection.pipeline(queries)
+            return written
+        } catch {
+            PipelineRepository.abandon(connection)
+            throw error
+        }
     }
 }

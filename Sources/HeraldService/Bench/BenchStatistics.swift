@@ -36,3 +36,18 @@ enum BenchStatistics {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 }
+
+extension BenchStatistics {
+    /// Resident memory of this process now, in megabytes.
+    static func residentMegabytes() -> Double? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        return megabytes(statusField: "VmRSS", in: status)
+    }
+
+    /// Resets the kernel's peak resident figure (VmHWM) to the current size, so the next reading covers only
+    /// what follows; false when the kernel refuses.
+    @discardableResult
+    static func resetPeakResident() -> Bool {
+        (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil
+    }
+}

@@ -22,6 +22,9 @@ struct BatchOutput {
         }
     }
 
+    /// Above this many queue rows a batch writes them by COPY.
+    static let copyThreshold = 64
+
     /// Whether the batch did anything.
     var isEmpty: Bool {
         decisions.isEmpty && digests.isEmpty && deliveries.isEmpty && progress.isEmpty && firedTimers.isEmpty
@@ -29,8 +32,15 @@ struct BatchOutput {
 
     /// Writes the batch and commits; `book` holds the recipients' new state.
     func write(_ book: RecipientBook, now: Date, on connection: PostgresConnection) throws {
-        try DeliveryRepository.copy(deliveries.filter { $0.delivery.coalesceKey == nil }, now: now, on: connection)
         var queries: [BoundQuery] = []
+        let plain = deliveries.filter { $0.delivery.coalesceKey == nil }
+        // COPY streams a large batch fastest; a small one (the usual case when traffic is light and latency is what
+        // counts) is cheaper as one more statement in the closing pipeline.
+        if plain.count > Self.copyThreshold {
+            try DeliveryRepository.copy(plain, now: now, on: connection)
+        } else if let insert = DeliveryRepository.insertQuery(plain, now: now) {
+            queries.append(insert)
+        }
         if let insert = DecisionRepository.insertQuery(decisions, now: now) { queries.append(insert) }
         if let insert = DecisionRepository.insertDigestsQuery(digests, now: now) { queries.append(insert) }
         queries += try RecipientStateRepository.writeQueries(book.write, now: now)

@@ -23,6 +23,15 @@ final class PipelineWakeUp: Sendable {
         condition.unlock()
     }
 
+    /// Wakes one waiting worker: a notification of new events needs one claim, not one per worker (the others
+    /// would each open a transaction that finds nothing). A worker whose batch came back full wakes the next.
+    func notifyOne() {
+        condition.lock()
+        generation.add(1, ordering: .releasing)
+        condition.signal()
+        condition.unlock()
+    }
+
     /// Wakes every worker for good.
     func stop() {
         condition.lock()

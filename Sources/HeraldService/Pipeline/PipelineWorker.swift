@@ -32,7 +32,11 @@ struct PipelineWorker: Sendable {
                 }
                 metrics.record(report)
                 failures = 0
-                if report.full { continue }
+                if report.full {
+                    // More is waiting: recruit an idle worker, then take the next batch.
+                    wakeUp.notifyOne()
+                    continue
+                }
             } catch {
                 metrics.recordFailure()
                 failures += 1

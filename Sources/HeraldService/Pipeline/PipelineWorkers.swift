@@ -26,7 +26,7 @@ final class PipelineWorkers: Sendable {
             conninfo: conninfo, channels: [EventRepository.channel], threadName: "herald-pipeline-listen")
         let events = listener.events
         listening.withLock { [wakeUp] task in
-            task = Task { for await _ in events { wakeUp.notify() } }
+            task = Task { for await _ in events { wakeUp.notifyOne() } }
         }
         for index in 0..<count {
             let worker = PipelineWorker(

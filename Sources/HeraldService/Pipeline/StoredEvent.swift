@@ -25,9 +25,43 @@ struct StoredEvent: Sendable, Decodable {
         case collapseKey = "collapse_key"
     }
 
-    /// Decodes a stored document; `nil` when it does not decode (it is then decided with no recipients).
+    /// Decodes a stored document; `nil` when it does not decode (it is then decided with no recipients). Workers
+    /// decode every claimed event, so this reads the tree of the event parser instead of going through `Decodable`
+    /// (several times slower), with the same answers: required fields present with their types, optional ones
+    /// absent, null or of their type.
     static func decode(_ document: String) -> StoredEvent? {
-        try? JSONDecoder().decode(StoredEvent.self, from: Data(document.utf8))
+        guard case .object(let fields)? = try? EventBodyParser.parse(Array(document.utf8)),
+            case .string(let source)? = fields["source"], case .string(let id)? = fields["id"],
+            case .string(let category)? = fields["category"], case .string(let occurredAt)? = fields["occurred_at"],
+            case .object(let recipients)? = fields["recipients"], case .object(let data)? = fields["data"],
+            let actor = optionalText(fields["actor"]), let actorName = optionalText(fields["actor_name"]),
+            let threadId = optionalText(fields["thread_id"]), let itemId = optionalText(fields["item_id"]),
+            let collapseKey = optionalText(fields["collapse_key"]), let topic = optionalText(recipients["topic"])
+        else { return nil }
+        var userIds: [String] = []
+        switch recipients["user_ids"] {
+        case nil, .null?: break
+        case .array(let items)?:
+            for item in items {
+                guard case .string(let userId) = item else { return nil }
+                userIds.append(userId)
+            }
+        default: return nil
+        }
+        return StoredEvent(
+            source: source, id: id, category: category, occurredAt: occurredAt, actor: actor, actorName: actorName,
+            recipients: HeraldCore.Event.Recipients(userIds: userIds, topic: topic), threadId: threadId,
+            itemId: itemId, data: data, collapseKey: collapseKey)
+    }
+
+    /// An optional text field: `.some(nil)` when absent or null, `nil` when of another type (the document does not
+    /// decode).
+    private static func optionalText(_ value: HeraldCore.JSONValue?) -> String?? {
+        switch value {
+        case nil, .null?: return .some(nil)
+        case .string(let text)?: return .some(text)
+        default: return nil
+        }
     }
 
     /// The engine's event. Its id is `source/id`: notification and delivery ids derive from it, and two sources

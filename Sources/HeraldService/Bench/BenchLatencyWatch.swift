@@ -1,0 +1,39 @@
+import Foundation
+import HeraldPostgres
+
+/// Watches events of one source become decided, from its own connection: an event counts once its decision,
+/// delivery rows and state are committed (they commit together), so the delay from `accepted_at` to the moment
+/// the watcher sees it is the end-to-end latency, give or take one polling interval.
+enum BenchLatencyWatch {
+    static let decidedSince = Query(
+        name: "bench_decided_since",
+        sql: """
+            SELECT seq, extract(epoch FROM accepted_at)::float8 FROM events
+            WHERE seq >= $1 AND source = $2 AND state = 'decided'
+            ORDER BY seq
+            """)
+
+    /// Polls every `interval` seconds until `expected` events of `source`, numbered from `firstSeq` on, were seen
+    /// decided or `timeout` passes; returns each event's delay in milliseconds.
+    static func delays(
+        _ service: BenchService, source: String, firstSeq: Int, expected: Int, interval: Double, timeout: Double
+    ) throws -> [Double] {
+        try service.database { connection in
+            var seen: Set<Int> = []
+            var delays: [Double] = []
+            // Every event below `low` was seen decided; polls only read from there.
+            var low = firstSeq
+            let start = ContinuousClock.now
+            while delays.count < expected, BenchStatistics.seconds(since: start) < timeout {
+                let rows = try connection.query(decidedSince, [low, source])
+                let observed = Date().timeIntervalSince1970
+                for row in rows where seen.insert(try row.int(0)).inserted {
+                    delays.append((observed - (try row.double(1))) * 1000)
+                }
+                while seen.remove(low) != nil { low += 1 }
+                Thread.sleep(forTimeInterval: interval)
+            }
+            return delays
+        }
+    }
+}
