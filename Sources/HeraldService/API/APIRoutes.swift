@@ -9,6 +9,7 @@ enum APIRoutes {
         CategoriesAPI.register(on: &router, context: context)
         RecipientRoutes.register(on: &router, context: context)
         PipelineRoutes.register(on: &router, context: context)
+        CampaignsAPI.register(on: &router, context: context)
         return router
     }
 }

@@ -34,6 +34,10 @@ public struct ServiceConfig: Sendable, Equatable {
     public var pipelineBatchSize: Int = 500
     /// Undecided events at which ingest answers 503 with Retry-After.
     public var eventBacklogLimit: Int = 100_000
+    /// Recipients per campaign batch (one inbox event each).
+    public var campaignBatchSize: Int = 1_000
+    /// The shortest time, in seconds, one campaign wave's batches are spread over.
+    public var campaignMinWaveSeconds: Int = 60
 
     /// The defaults of DESIGN.md: embedded database under `.herald/`, HTTP on 127.0.0.1:8080.
     public static let defaults = ServiceConfig(
@@ -63,6 +67,8 @@ extension ServiceConfig {
         ("HERALD_SHUTDOWN_GRACE", "--shutdown-grace"), ("HERALD_LOG_LEVEL", "--log-level"),
         ("HERALD_PIPELINE_WORKERS", "--pipeline-workers"), ("HERALD_PIPELINE_BATCH_SIZE", "--pipeline-batch-size"),
         ("HERALD_EVENT_BACKLOG_LIMIT", "--event-backlog-limit"),
+        ("HERALD_CAMPAIGN_BATCH_SIZE", "--campaign-batch-size"),
+        ("HERALD_CAMPAIGN_MIN_WAVE_SECONDS", "--campaign-min-wave-seconds"),
     ]
 
     /// Reads the configuration from `environment`, overridden by `--flag value` or `--flag=value` arguments.
@@ -136,6 +142,8 @@ extension ServiceConfig {
         Self.integer(values, "HERALD_PIPELINE_WORKERS", 0...64, &pipelineWorkers, &problems)
         Self.integer(values, "HERALD_PIPELINE_BATCH_SIZE", 1...5_000, &pipelineBatchSize, &problems)
         Self.integer(values, "HERALD_EVENT_BACKLOG_LIMIT", 1...100_000_000, &eventBacklogLimit, &problems)
+        Self.integer(values, "HERALD_CAMPAIGN_BATCH_SIZE", 1...5_000, &campaignBatchSize, &problems)
+        Self.integer(values, "HERALD_CAMPAIGN_MIN_WAVE_SECONDS", 0...86_400, &campaignMinWaveSeconds, &problems)
         if let dir = values["HERALD_MIGRATIONS_DIR"] { migrationsDirectory = dir }
         if let level = values["HERALD_LOG_LEVEL"] {
             if ["debug", "info", "warning", "error"].contains(level) {
