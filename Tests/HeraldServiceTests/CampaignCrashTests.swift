@@ -89,7 +89,8 @@ struct CampaignCrashTests {
                     "SELECT count(*) FROM campaign_events ce JOIN decisions d ON d.event_seq = ce.event_seq"),
                 users: try count(
                     """
-                    SELECT count(DISTINCT d.user_id) FROM campaign_events ce JOIN decisions d ON d.event_seq = ce.event_seq
+                    SELECT count(DISTINCT d.user_id)
+                    FROM campaign_events ce JOIN decisions d ON d.event_seq = ce.event_seq
                     """),
                 pushes: try count("SELECT count(*) FROM deliveries"),
                 distinctPushes: try count("SELECT count(DISTINCT user_id) FROM deliveries")

@@ -21,12 +21,14 @@ struct CampaignExecutionTests {
     static func decisionsPerUser(_ harness: PipelineHarness, campaign: String) async throws -> (once: Int, more: Int) {
         let once = try await harness.count(
             """
-            SELECT count(*) FROM (SELECT d.user_id FROM campaign_events ce JOIN decisions d ON d.event_seq = ce.event_seq
+            SELECT count(*) FROM (SELECT d.user_id
+                                  FROM campaign_events ce JOIN decisions d ON d.event_seq = ce.event_seq
                                   WHERE ce.campaign_id = $1 GROUP BY 1 HAVING count(*) = 1) AS x
             """, [campaign])
         let more = try await harness.count(
             """
-            SELECT count(*) FROM (SELECT d.user_id FROM campaign_events ce JOIN decisions d ON d.event_seq = ce.event_seq
+            SELECT count(*) FROM (SELECT d.user_id
+                                  FROM campaign_events ce JOIN decisions d ON d.event_seq = ce.event_seq
                                   WHERE ce.campaign_id = $1 GROUP BY 1 HAVING count(*) > 1) AS x
             """, [campaign])
         return (once, more)
@@ -194,8 +196,8 @@ struct CampaignExecutionTests {
         defer { harness.close() }
         let bad = await harness.send(
             .post, "/v1/campaigns",
-            json:
-                #"{"category":"Bad Id","audience":{"all":true,"topic":"x"},"date":"2026-02-30","local_time":"24:00","late":"later","default_time_zone":"Mars/Base","extra":1}"#
+            json: #"{"category":"Bad Id","audience":{"all":true,"topic":"x"},"date":"2026-02-30","local_time":"24:00","#
+                + #""late":"later","default_time_zone":"Mars/Base","extra":1}"#
         )
         #expect(bad.status == .unprocessableContent)
         let pointers = Set((bad.json["errors"]?.arrayValue ?? []).compactMap { $0["pointer"]?.stringValue })
