@@ -2,6 +2,7 @@
 # Measures campaigns on an embedded, durable PostgreSQL: planning a campaign for USERS users spread over 400 zones,
 # and fan-out (recipients handed to the pipeline per second, and decided per second) of one wave holding them all.
 # usage: scripts/campaign-bench.sh [path/to/herald] [users]   (build first: swift build -c release)
+# WORKERS=0 runs no pipeline workers: the figure is then the campaign runner's alone (nothing is decided).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 herald=${1:-.build/release/herald}
@@ -13,7 +14,7 @@ chmod 755 "$work"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 key="hk_bench_$(python3 -c 'import secrets; print(secrets.token_hex(16))')"
 HERALD_DATA_DIR="$work/data" HERALD_HTTP_ADDR="127.0.0.1:$port" HERALD_ADMIN_KEY="$key" HERALD_SQL_DIR="$PWD/sql" \
-    HERALD_CAMPAIGN_MIN_WAVE_SECONDS=0 HERALD_LOG_LEVEL=warning "$herald" serve >"$work/out" 2>"$work/log" &
+    HERALD_CAMPAIGN_MIN_WAVE_SECONDS=0 HERALD_PIPELINE_WORKERS="${WORKERS:-4}" HERALD_LOG_LEVEL=warning "$herald" serve >"$work/out" 2>"$work/log" &
 pid=$!
 trap 'kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT
 until curl -sf "127.0.0.1:$port/ready" >/dev/null; do
@@ -66,9 +67,10 @@ while true; do
         python3 -c "print(f'enqueued {$enqueued} in {$now - $start:.1f} s: '
                           f'{$enqueued / ($now - $start):,.0f} recipients/s')"
     fi
-    if [[ -n $enqueued_at && $pending -eq 0 ]]; then break; fi
+    if [[ -n $enqueued_at && ($pending -eq 0 || ${WORKERS:-4} -eq 0) ]]; then break; fi
     sleep 0.5
 done
+[[ ${WORKERS:-4} -eq 0 ]] && exit 0
 decided=$(psql -c "SELECT count(*) FROM campaign_events ce JOIN decisions d ON d.event_seq = ce.event_seq
                    WHERE ce.campaign_id = 'now'")
 python3 -c "print(f'decided {$decided} in {$now - $start:.1f} s: {$decided / ($now - $start):,.0f} recipients/s')"

@@ -44,7 +44,8 @@ extension CampaignRepository {
             """)
 
     /// Records the batch's recipients (a user the campaign already reached is left out), stores one inbox event
-    /// naming the new ones under a deterministic id, links it to the wave and wakes the pipeline workers.
+    /// naming the new ones under a deterministic id, links it to the wave, moves the wave's cursor and wakes the
+    /// pipeline workers: one statement, so the batch's writes cost one round trip with its COMMIT.
     static let enqueue = Query(
         name: "campaign_enqueue",
         sql: """
@@ -73,18 +74,17 @@ extension CampaignRepository {
             ),
             link AS (
                 INSERT INTO campaign_events (campaign_id, wave, event_seq) SELECT $1, $2, seq FROM event
+            ),
+            advanced AS (
+                UPDATE campaign_waves
+                SET state = $8, segment = $9, after_user = $10, batches = batches + 1,
+                    selected = selected + cardinality($3::text[]),
+                    enqueued = enqueued + (SELECT recipients FROM document), next_batch_at = $11,
+                    started_at = COALESCE(started_at, $6), finished_at = CASE WHEN $8 = 'done' THEN $6 END
+                WHERE campaign_id = $1 AND number = $2
             )
-            SELECT (SELECT recipients FROM document) AS recipients, pg_notify('herald_events', '')
-            """)
-
-    static let advance = Query(
-        name: "campaign_wave_advance",
-        sql: """
-            UPDATE campaign_waves
-            SET state = $3, segment = $4, after_user = $5, batches = batches + 1, selected = selected + $6,
-                enqueued = enqueued + $7, next_batch_at = $8, started_at = COALESCE(started_at, $9),
-                finished_at = CASE WHEN $3 = 'done' THEN $9::timestamptz END
-            WHERE campaign_id = $1 AND number = $2
+            SELECT (SELECT recipients FROM document) AS recipients,
+                   (SELECT pg_notify('herald_events', '') FROM document WHERE recipients > 0) AS notified
             """)
 
     static let stopCanceled = Query(
@@ -100,71 +100,83 @@ extension CampaignRepository {
     /// Runs one batch of the wave that is due first, in ONE transaction: claim (SKIP LOCKED), page up to
     /// `batchSize` users from the stored cursor, enqueue them as one event, move the cursor. Returns `nil` when no
     /// wave is due. The next batch of the wave is held back so the wave spans at least `minimumWaveDuration`.
+    /// Statements travel in pipelines (BEGIN with the claim, the writes with COMMIT): a batch is three round trips
+    /// plus one per zone it crosses.
     public static func runBatch(
         now: Date, batchSize: Int, minimumWaveDuration: TimeInterval, on connection: PostgresConnection
     ) throws -> CampaignBatchReport? {
-        try connection.transaction { connection in
-            guard let row = try connection.query(claimWave, [now]).first else { return nil }
-            let campaignId = try row.string("campaign_id")
-            let number = try row.int("number")
-            if try row.bool("canceled") {
-                _ = try connection.execute(stopCanceled, [campaignId, number, now])
-                return CampaignBatchReport(
-                    campaignId: campaignId, wave: number, selected: 0, enqueued: 0, waveFinished: true)
+        do {
+            let opened = try connection.pipeline([PipelineRepository.beginQuery, BoundQuery(claimWave, [now])])
+            guard let row = opened[1].first else {
+                _ = try connection.pipeline([PipelineRepository.commitQuery])
+                return nil
             }
-            let zones = PipelineArray.parse(try row.string("zones"))
-            let segments = zones.count + (try row.bool("sends_zoneless") ? 1 : 0)
-            let kind = try row.string("audience_kind")
-            let topic = try row.decode(String?.self, "audience_topic")
-            let users = try row.decode(String?.self, "audience_users").map { PipelineArray(PipelineArray.parse($0)) }
-            var segment = try row.int("segment")
-            var after = try row.string("after_user")
-            var page: [String] = []
-            // Fill the batch across zones: a small zone ends and the next one continues the same batch.
-            while segment < segments, page.count < batchSize {
-                let limit = batchSize - page.count
-                let result =
-                    segment < zones.count
-                    ? try connection.query(zonePage, [zones[segment], after, limit, kind, topic, users])
-                    : try connection.query(zonelessPage, [after, limit, kind, topic, users])
-                let ids = try result.map { try $0.string("id") }
-                page += ids
-                if ids.count < limit {
-                    segment += 1
-                    after = ""
-                } else {
-                    after = ids.last ?? after
-                }
-            }
-            let batches = try row.int("batches")
-            var enqueued = 0
-            if !page.isEmpty {
-                let eventId = "\(campaignId):\(number):\(batches + 1)"
-                enqueued = try connection.query(
-                    enqueue,
-                    [
-                        campaignId, number, PipelineArray(page), eventId, try row.string("category_id"), now,
-                        try row.string("data"),
-                    ]
-                ).single().int("recipients")
-            }
-            let finished = segment >= segments
-            let startedAt = try row.decode(Date?.self, "started_at") ?? now
-            let selected = try row.int("selected") + page.count
-            let planned = max(1, try row.int("planned"))
-            // Rate smoothing: batch k of a wave may start once k/planned of the minimum duration has passed.
-            let share = min(1, Double(selected) / Double(planned))
-            let nextBatchAt = max(now, startedAt.addingTimeInterval(minimumWaveDuration * share))
-            _ = try connection.execute(
-                advance,
-                [
-                    campaignId, number, finished ? "done" : "running", segment, after, page.count, enqueued,
-                    nextBatchAt, now,
-                ])
-            return CampaignBatchReport(
-                campaignId: campaignId, wave: number, selected: page.count, enqueued: enqueued,
-                waveFinished: finished)
+            let report = try runClaimed(
+                row, now: now, batchSize: batchSize, minimumWaveDuration: minimumWaveDuration, on: connection)
+            return report
+        } catch {
+            connection.rollbackIfNeeded()
+            throw error
         }
+    }
+
+    private static func runClaimed(
+        _ row: PostgresRow, now: Date, batchSize: Int, minimumWaveDuration: TimeInterval,
+        on connection: PostgresConnection
+    ) throws -> CampaignBatchReport {
+        let campaignId = try row.string("campaign_id")
+        let number = try row.int("number")
+        if try row.bool("canceled") {
+            _ = try connection.pipeline([
+                BoundQuery(stopCanceled, [campaignId, number, now]), PipelineRepository.commitQuery,
+            ])
+            return CampaignBatchReport(
+                campaignId: campaignId, wave: number, selected: 0, enqueued: 0, waveFinished: true)
+        }
+        let zones = PipelineArray.parse(try row.string("zones"))
+        let segments = zones.count + (try row.bool("sends_zoneless") ? 1 : 0)
+        let kind = try row.string("audience_kind")
+        let topic = try row.decode(String?.self, "audience_topic")
+        let users = try row.decode(String?.self, "audience_users").map { PipelineArray(PipelineArray.parse($0)) }
+        var segment = try row.int("segment")
+        var after = try row.string("after_user")
+        var page: [String] = []
+        // Fill the batch across zones: a small zone ends and the next one continues the same batch.
+        while segment < segments, page.count < batchSize {
+            let limit = batchSize - page.count
+            let result =
+                segment < zones.count
+                ? try connection.query(zonePage, [zones[segment], after, limit, kind, topic, users])
+                : try connection.query(zonelessPage, [after, limit, kind, topic, users])
+            let ids = try result.map { try $0.string("id") }
+            page += ids
+            if ids.count < limit {
+                segment += 1
+                after = ""
+            } else {
+                after = ids.last ?? after
+            }
+        }
+        let finished = segment >= segments
+        let startedAt = try row.decode(Date?.self, "started_at") ?? now
+        let selected = try row.int("selected") + page.count
+        let planned = max(1, try row.int("planned"))
+        // Rate smoothing: batch k of a wave may start once k/planned of the minimum duration has passed.
+        let share = min(1, Double(selected) / Double(planned))
+        let nextBatchAt = max(now, startedAt.addingTimeInterval(minimumWaveDuration * share))
+        let eventId = "\(campaignId):\(number):\(try row.int("batches") + 1)"
+        let results = try connection.pipeline([
+            BoundQuery(
+                enqueue,
+                [
+                    campaignId, number, PipelineArray(page), eventId, try row.string("category_id"), now,
+                    try row.string("data"), finished ? "done" : "running", segment, after, nextBatchAt,
+                ]),
+            PipelineRepository.commitQuery,
+        ])
+        return CampaignBatchReport(
+            campaignId: campaignId, wave: number, selected: page.count,
+            enqueued: try results[0].single().int("recipients"), waveFinished: finished)
     }
 
     /// When the next wave batch may run, if any wave is left.
