@@ -9,17 +9,17 @@ enum CampaignsAPI {
     static let maxLimit = 200
 
     static func register(on router: inout Router, context: ServiceContext) {
-        let environment = PipelineEnvironment(context: context)
+        let database = CampaignsAPI.Database(context: context)
         router.post("/v1/campaigns", auth: .scope(.campaignsWrite)) { request, _ in
             let body = try CampaignRequest.parse(try EventBodyParser.body(of: request), zones: context.zones)
-            let (campaign, waves) = try create(body, context: context, environment: environment)
+            let (campaign, waves) = try create(body, context: context, database: database)
             return HTTPResponse.json(
                 CampaignView.full(campaign, waves: waves, outcomes: [:]), status: .created,
                 headers: HTTPHeaders([("Location", "/v1/campaigns/" + campaign.id)]))
         }
         router.get("/v1/campaigns", auth: .scope(.campaignsWrite)) { request, _ in
             let (limit, after) = try paging(request)
-            let (campaigns, waves) = try environment.database { connection in
+            let (campaigns, waves) = try database { connection in
                 let campaigns = try CampaignRepository.campaigns(after: after ?? "", limit: limit + 1, on: connection)
                 return (campaigns, try CampaignRepository.waves(of: campaigns.map(\.id), on: connection))
             }
@@ -33,22 +33,38 @@ enum CampaignsAPI {
         }
         router.get("/v1/campaigns/{id}", auth: .scope(.campaignsWrite)) { _, match in
             let id = try campaignId(match)
-            return HTTPResponse.json(try show(id, environment: environment))
+            return HTTPResponse.json(try show(id, database: database))
         }
         router.post("/v1/campaigns/{id}/cancel", auth: .scope(.campaignsWrite)) { _, match in
             let id = try campaignId(match)
             let now = context.clock()
-            let found = try environment.database { connection in
+            let found = try database { connection in
                 try CampaignRepository.cancel(id, at: now, on: connection)
             }
             guard found else { throw HTTPError.notFound("No campaign has this id.") }
-            return HTTPResponse.json(try show(id, environment: environment))
+            return HTTPResponse.json(try show(id, database: database))
+        }
+    }
+
+    /// Database access for the handlers: an unreachable or restarting database is a 503 with `Retry-After`.
+    struct Database: Sendable {
+        let context: ServiceContext
+
+        func callAsFunction<R: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> R) throws -> R {
+            do {
+                return try context.pool.withConnectionBlocking(body)
+            } catch let error as PostgresError where error.isRetryable {
+                context.logger.warning("database unavailable", ["error": .string(String(describing: error))])
+                throw HTTPError(
+                    status: .serviceUnavailable, type: "database-unavailable",
+                    detail: "The database is briefly unavailable; retry shortly.", headers: ["Retry-After": "1"])
+            }
         }
     }
 
     /// Counts the audience per zone, plans the waves and stores them, in one transaction.
     static func create(
-        _ body: CampaignRequest, context: ServiceContext, environment: PipelineEnvironment
+        _ body: CampaignRequest, context: ServiceContext, database: Database
     ) throws -> (CampaignRecord, [CampaignWaveRecord]) {
         let now = context.clock()
         let id = body.id ?? "cmp_" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
@@ -56,7 +72,7 @@ enum CampaignsAPI {
         guard let defaultZone = zones.zone(body.defaultTimeZone) else {
             throw HTTPError.invalidField("/default_time_zone", "is not a time zone of the tz database")
         }
-        let result = try environment.database {
+        let result = try database {
             connection -> Result<(CampaignRecord, [CampaignWaveRecord]), HTTPError> in
             try connection.transaction { connection in
                 switch try CampaignRepository.categoryArchived(body.category, on: connection) {
@@ -90,8 +106,8 @@ enum CampaignsAPI {
     }
 
     /// The campaign with its waves and their decisions so far.
-    static func show(_ id: String, environment: PipelineEnvironment) throws -> HeraldHTTP.JSONValue {
-        let found = try environment.database { connection -> HeraldHTTP.JSONValue? in
+    static func show(_ id: String, database: Database) throws -> HeraldHTTP.JSONValue {
+        let found = try database { connection -> HeraldHTTP.JSONValue? in
             guard let campaign = try CampaignRepository.campaign(id, on: connection) else { return nil }
             let waves = try CampaignRepository.waves(of: [id], on: connection)[id] ?? []
             let outcomes = try CampaignRepository.outcomes(of: id, on: connection)
