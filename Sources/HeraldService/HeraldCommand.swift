@@ -9,6 +9,7 @@ public enum HeraldCommand {
                herald migrate [status]             apply pending migrations, or list them
                herald tzdata build|version|check   compile the OS tz database for ICU
                herald bench [--quick] [--json PATH]  measure throughput, latency and memory
+               herald campaign create|list|show|cancel  plan and follow campaigns on a running server
                herald version
 
         """
@@ -22,6 +23,7 @@ public enum HeraldCommand {
         let rest = Array(arguments.dropFirst())
         switch command {
         case "bench": return BenchCommand.run(arguments: rest, environment: environment)
+        case "campaign": return CampaignCommand.run(arguments: rest, environment: environment)
         case "tzdata":
             return TimeZoneDataCommand.run(arguments: rest)
         case "version", "--version":

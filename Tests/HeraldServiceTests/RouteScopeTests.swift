@@ -59,4 +59,23 @@ struct RouteScopeTests {
             }
         }
     }
+
+    @Test func campaignRoutesNeedTheCampaignsScope() throws {
+        let service = try TestService.make()
+        defer { service.close() }
+        let routes = APIRoutes.router(context: service.context).routes.filter {
+            $0.pattern.template.hasPrefix("/v1/campaigns")
+        }
+        #expect(
+            Set(routes.map { "\($0.method.rawValue) \($0.pattern.template)" }) == [
+                "POST /v1/campaigns", "GET /v1/campaigns", "GET /v1/campaigns/{id}", "POST /v1/campaigns/{id}/cancel",
+            ])
+        for route in routes {
+            guard case .scope(let scope) = route.auth else {
+                Issue.record("\(route.pattern.template) is not scoped")
+                continue
+            }
+            #expect(scope == .campaignsWrite)
+        }
+    }
 }

@@ -10,6 +10,7 @@ enum APIRoutes {
         RecipientRoutes.register(on: &router, context: context)
         PipelineRoutes.register(on: &router, context: context)
         ClientRoutes.register(on: &router, context: context)
+        CampaignsAPI.register(on: &router, context: context)
         return router
     }
 }

@@ -41,6 +41,10 @@ public struct ServiceConfig: Sendable, Equatable {
     public var clientTokenTTLSeconds: Int = 3600
     /// The longest lifetime a client token may be minted with, in seconds.
     public static let maxClientTokenTTLSeconds = 86_400
+    /// Recipients per campaign batch (one inbox event each).
+    public var campaignBatchSize: Int = 1_000
+    /// The shortest time, in seconds, one campaign wave's batches are spread over.
+    public var campaignMinWaveSeconds: Int = 60
 
     /// The defaults of DESIGN.md: embedded database under `.herald/`, HTTP on 127.0.0.1:8080.
     public static let defaults = ServiceConfig(
@@ -71,6 +75,8 @@ extension ServiceConfig {
         ("HERALD_PIPELINE_WORKERS", "--pipeline-workers"), ("HERALD_PIPELINE_BATCH_SIZE", "--pipeline-batch-size"),
         ("HERALD_EVENT_BACKLOG_LIMIT", "--event-backlog-limit"),
         ("HERALD_CLIENT_TOKEN_KEYS", "--client-token-keys"), ("HERALD_CLIENT_TOKEN_TTL", "--client-token-ttl"),
+        ("HERALD_CAMPAIGN_BATCH_SIZE", "--campaign-batch-size"),
+        ("HERALD_CAMPAIGN_MIN_WAVE_SECONDS", "--campaign-min-wave-seconds"),
     ]
 
     /// Reads the configuration from `environment`, overridden by `--flag value` or `--flag=value` arguments.
@@ -144,6 +150,8 @@ extension ServiceConfig {
         Self.integer(values, "HERALD_PIPELINE_WORKERS", 0...64, &pipelineWorkers, &problems)
         Self.integer(values, "HERALD_PIPELINE_BATCH_SIZE", 1...5_000, &pipelineBatchSize, &problems)
         Self.integer(values, "HERALD_EVENT_BACKLOG_LIMIT", 1...100_000_000, &eventBacklogLimit, &problems)
+        Self.integer(values, "HERALD_CAMPAIGN_BATCH_SIZE", 1...5_000, &campaignBatchSize, &problems)
+        Self.integer(values, "HERALD_CAMPAIGN_MIN_WAVE_SECONDS", 0...86_400, &campaignMinWaveSeconds, &problems)
         if let dir = values["HERALD_MIGRATIONS_DIR"] { migrationsDirectory = dir }
         Self.integer(
             values, "HERALD_CLIENT_TOKEN_TTL", 60...Self.maxClientTokenTTLSeconds, &clientTokenTTLSeconds, &problems)

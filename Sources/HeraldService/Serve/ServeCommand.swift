@@ -39,6 +39,7 @@ enum ServeCommand {
             clock: { Date() },
             clientTokens: ClientTokenSigner(keys: try ClientTokenKeyFile.keys(for: config)))
         let workers = try PipelineService.start(context: context, conninfo: database.conninfo)
+        let campaigns = try CampaignService.start(context: context, conninfo: database.conninfo)
         let dispatcher = RequestDispatcher(
             router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger,
             clientTokens: context.clientTokenAuthentication)
@@ -57,6 +58,7 @@ enum ServeCommand {
         logger.info("shutting down", ["process.signal": .int(Int(signal))])
         server.stop(timeout: .seconds(config.shutdownGraceSeconds))
         logger.info("stopped accepting requests")
+        campaigns.stop()
         workers?.stop()
     }
 

@@ -1,0 +1,186 @@
+import Foundation
+
+extension CampaignRepository {
+    /// The wave whose next batch is due. SKIP LOCKED: a wave being worked by another runner (another process) is
+    /// passed over, never fired twice; the row lock lasts until the batch's transaction ends, so a crash hands the
+    /// wave back with its cursor as last committed.
+    static let claimWave = Query(
+        name: "campaign_wave_claim",
+        sql: """
+            SELECT w.campaign_id, w.number, w.zones, w.sends_zoneless, w.planned, w.segment, w.after_user,
+                   w.batches, w.selected, w.started_at, c.category_id, c.audience_kind, c.audience_topic,
+                   c.audience_users, c.data::text AS data, c.canceled_at IS NOT NULL AS canceled
+            FROM campaign_waves w JOIN campaigns c ON c.id = w.campaign_id
+            WHERE w.state IN ('pending', 'running') AND w.next_batch_at <= $1
+            ORDER BY w.next_batch_at
+            LIMIT 1
+            FOR UPDATE OF w SKIP LOCKED
+            """)
+
+    /// One page of a zone's audience in user id order, served by `users_time_zone_id`.
+    static let zonePage = Query(
+        name: "campaign_zone_page",
+        sql: """
+            SELECT u.id FROM users u
+            WHERE u.time_zone = $1 AND u.id > $2
+              AND ($4 = 'all'
+                   OR ($4 = 'topic' AND EXISTS (
+                           SELECT 1 FROM topic_subscriptions t WHERE t.topic = $5 AND t.user_id = u.id))
+                   OR ($4 = 'users' AND u.id = ANY($6::text[])))
+            ORDER BY u.id LIMIT $3
+            """)
+
+    /// The same for the users without a zone (sent with the default zone's wave).
+    static let zonelessPage = Query(
+        name: "campaign_zoneless_page",
+        sql: """
+            SELECT u.id FROM users u
+            WHERE u.time_zone IS NULL AND u.id > $1
+              AND ($3 = 'all'
+                   OR ($3 = 'topic' AND EXISTS (
+                           SELECT 1 FROM topic_subscriptions t WHERE t.topic = $4 AND t.user_id = u.id))
+                   OR ($3 = 'users' AND u.id = ANY($5::text[])))
+            ORDER BY u.id LIMIT $2
+            """)
+
+    /// Records the batch's recipients (a user the campaign already reached is left out), stores one inbox event
+    /// naming the new ones under a deterministic id, links it to the wave, moves the wave's cursor and wakes the
+    /// pipeline workers: one statement, so the batch's writes cost one round trip with its COMMIT.
+    static let enqueue = Query(
+        name: "campaign_enqueue",
+        sql: """
+            WITH fresh AS (
+                INSERT INTO campaign_recipients (campaign_id, user_id, wave)
+                SELECT $1, u, $2 FROM unnest($3::text[]) AS u
+                ON CONFLICT ON CONSTRAINT campaign_recipients_pkey DO NOTHING
+                RETURNING user_id
+            ),
+            document AS (
+                SELECT count(*) AS recipients,
+                       jsonb_build_object(
+                           'source', 'campaign', 'id', $4::text, 'category', $5::text,
+                           'occurred_at', to_char($6::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+                           'data', $7::jsonb,
+                           'recipients', jsonb_build_object(
+                               'user_ids', COALESCE(jsonb_agg(user_id ORDER BY user_id), '[]'::jsonb))) AS body
+                FROM fresh
+            ),
+            event AS (
+                INSERT INTO events (source, id, category_id, body_hash, document, accepted_at)
+                SELECT 'campaign', $4, $5, encode(sha256(convert_to(body::text, 'UTF8')), 'hex'), body, $6
+                FROM document WHERE recipients > 0
+                ON CONFLICT ON CONSTRAINT events_source_id_unique DO NOTHING
+                RETURNING seq
+            ),
+            link AS (
+                INSERT INTO campaign_events (campaign_id, wave, event_seq) SELECT $1, $2, seq FROM event
+            ),
+            advanced AS (
+                UPDATE campaign_waves
+                SET state = $8, segment = $9, after_user = $10, batches = batches + 1,
+                    selected = selected + cardinality($3::text[]),
+                    enqueued = enqueued + (SELECT recipients FROM document), next_batch_at = $11,
+                    started_at = COALESCE(started_at, $6), finished_at = CASE WHEN $8 = 'done' THEN $6 END
+                WHERE campaign_id = $1 AND number = $2
+            )
+            SELECT (SELECT recipients FROM document) AS recipients,
+                   (SELECT pg_notify('herald_events', '') FROM document WHERE recipients > 0) AS notified
+            """)
+
+    static let stopCanceled = Query(
+        name: "campaign_wave_stop_canceled",
+        sql: """
+            UPDATE campaign_waves SET state = 'canceled', finished_at = $3 WHERE campaign_id = $1 AND number = $2
+            """)
+
+    static let nextDue = Query(
+        name: "campaign_wave_next_due",
+        sql: "SELECT min(next_batch_at) FROM campaign_waves WHERE state IN ('pending', 'running')")
+
+    /// Runs one batch of the wave that is due first, in ONE transaction: claim (SKIP LOCKED), page up to
+    /// `batchSize` users from the stored cursor, enqueue them as one event, move the cursor. Returns `nil` when no
+    /// wave is due. The next batch of the wave is held back so the wave spans at least `minimumWaveDuration`.
+    /// Statements travel in pipelines (BEGIN with the claim, the writes with COMMIT): a batch is three round trips
+    /// plus one per zone it crosses.
+    public static func runBatch(
+        now: Date, batchSize: Int, minimumWaveDuration: TimeInterval, on connection: PostgresConnection
+    ) throws -> CampaignBatchReport? {
+        do {
+            let opened = try connection.pipeline([PipelineRepository.beginQuery, BoundQuery(claimWave, [now])])
+            guard let row = opened[1].first else {
+                _ = try connection.pipeline([PipelineRepository.commitQuery])
+                return nil
+            }
+            let report = try runClaimed(
+                row, now: now, batchSize: batchSize, minimumWaveDuration: minimumWaveDuration, on: connection)
+            return report
+        } catch {
+            connection.rollbackIfNeeded()
+            throw error
+        }
+    }
+
+    private static func runClaimed(
+        _ row: PostgresRow, now: Date, batchSize: Int, minimumWaveDuration: TimeInterval,
+        on connection: PostgresConnection
+    ) throws -> CampaignBatchReport {
+        let campaignId = try row.string("campaign_id")
+        let number = try row.int("number")
+        if try row.bool("canceled") {
+            _ = try connection.pipeline([
+                BoundQuery(stopCanceled, [campaignId, number, now]), PipelineRepository.commitQuery,
+            ])
+            return CampaignBatchReport(
+                campaignId: campaignId, wave: number, selected: 0, enqueued: 0, waveFinished: true)
+        }
+        let zones = PipelineArray.parse(try row.string("zones"))
+        let segments = zones.count + (try row.bool("sends_zoneless") ? 1 : 0)
+        let kind = try row.string("audience_kind")
+        let topic = try row.decode(String?.self, "audience_topic")
+        let users = try row.decode(String?.self, "audience_users").map { PipelineArray(PipelineArray.parse($0)) }
+        var segment = try row.int("segment")
+        var after = try row.string("after_user")
+        var page: [String] = []
+        // Fill the batch across zones: a small zone ends and the next one continues the same batch.
+        while segment < segments, page.count < batchSize {
+            let limit = batchSize - page.count
+            let result =
+                segment < zones.count
+                ? try connection.query(zonePage, [zones[segment], after, limit, kind, topic, users])
+                : try connection.query(zonelessPage, [after, limit, kind, topic, users])
+            let ids = try result.map { try $0.string("id") }
+            page += ids
+            if ids.count < limit {
+                segment += 1
+                after = ""
+            } else {
+                after = ids.last ?? after
+            }
+        }
+        let finished = segment >= segments
+        let startedAt = try row.decode(Date?.self, "started_at") ?? now
+        let selected = try row.int("selected") + page.count
+        let planned = max(1, try row.int("planned"))
+        // Rate smoothing: batch k of a wave may start once k/planned of the minimum duration has passed.
+        let share = min(1, Double(selected) / Double(planned))
+        let nextBatchAt = max(now, startedAt.addingTimeInterval(minimumWaveDuration * share))
+        let eventId = "\(campaignId):\(number):\(try row.int("batches") + 1)"
+        let results = try connection.pipeline([
+            BoundQuery(
+                enqueue,
+                [
+                    campaignId, number, PipelineArray(page), eventId, try row.string("category_id"), now,
+                    try row.string("data"), finished ? "done" : "running", segment, after, nextBatchAt,
+                ]),
+            PipelineRepository.commitQuery,
+        ])
+        return CampaignBatchReport(
+            campaignId: campaignId, wave: number, selected: page.count,
+            enqueued: try results[0].single().int("recipients"), waveFinished: finished)
+    }
+
+    /// When the next wave batch may run, if any wave is left.
+    public static func nextDue(on connection: PostgresConnection) throws -> Date? {
+        try connection.query(nextDue).single().decode(Date?.self, 0)
+    }
+}

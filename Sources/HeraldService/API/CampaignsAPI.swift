@@ -1,0 +1,149 @@
+import Foundation
+import HeraldCore
+import HeraldHTTP
+import HeraldPostgres
+
+/// `/v1/campaigns`: plan a campaign into waves by time zone, list and show them with progress, cancel.
+enum CampaignsAPI {
+    static let defaultLimit = 50
+    static let maxLimit = 200
+
+    static func register(on router: inout Router, context: ServiceContext) {
+        let database = CampaignsAPI.Database(context: context)
+        router.post("/v1/campaigns", auth: .scope(.campaignsWrite)) { request, _ in
+            let body = try CampaignRequest.parse(try EventBodyParser.body(of: request), zones: context.zones)
+            let (campaign, waves) = try create(body, context: context, database: database)
+            return HTTPResponse.json(
+                CampaignView.full(campaign, waves: waves, outcomes: [:]), status: .created,
+                headers: HTTPHeaders([("Location", "/v1/campaigns/" + campaign.id)]))
+        }
+        router.get("/v1/campaigns", auth: .scope(.campaignsWrite)) { request, _ in
+            let (limit, after) = try paging(request)
+            let (campaigns, waves) = try database { connection in
+                let campaigns = try CampaignRepository.campaigns(after: after ?? "", limit: limit + 1, on: connection)
+                return (campaigns, try CampaignRepository.waves(of: campaigns.map(\.id), on: connection))
+            }
+            let page = campaigns.prefix(limit)
+            let next = campaigns.count > limit ? page.last.map { SubscriberCursor.encode(after: $0.id) } : nil
+            return HTTPResponse.json(
+                .object([
+                    "items": .array(page.map { CampaignView.summary($0, waves: waves[$0.id] ?? []) }),
+                    "next_cursor": next.map(HeraldHTTP.JSONValue.string) ?? .null,
+                ]))
+        }
+        router.get("/v1/campaigns/{id}", auth: .scope(.campaignsWrite)) { _, match in
+            let id = try campaignId(match)
+            return HTTPResponse.json(try show(id, database: database))
+        }
+        router.post("/v1/campaigns/{id}/cancel", auth: .scope(.campaignsWrite)) { _, match in
+            let id = try campaignId(match)
+            let now = context.clock()
+            let found = try database { connection in
+                try CampaignRepository.cancel(id, at: now, on: connection)
+            }
+            guard found else { throw HTTPError.notFound("No campaign has this id.") }
+            return HTTPResponse.json(try show(id, database: database))
+        }
+    }
+
+    /// Database access for the handlers: an unreachable or restarting database is a 503 with `Retry-After`.
+    struct Database: Sendable {
+        let context: ServiceContext
+
+        func callAsFunction<R: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> R) throws -> R {
+            do {
+                return try context.pool.withConnectionBlocking(body)
+            } catch let error as PostgresError where error.isRetryable {
+                context.logger.warning("database unavailable", ["error": .string(String(describing: error))])
+                throw HTTPError(
+                    status: .serviceUnavailable, type: "database-unavailable",
+                    detail: "The database is briefly unavailable; retry shortly.", headers: ["Retry-After": "1"])
+            }
+        }
+    }
+
+    /// Counts the audience per zone, plans the waves and stores them, in one transaction.
+    static func create(
+        _ body: CampaignRequest, context: ServiceContext, database: Database
+    ) throws -> (CampaignRecord, [CampaignWaveRecord]) {
+        let now = context.clock()
+        let id = body.id ?? "cmp_" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        let zones = context.zones
+        guard let defaultZone = zones.zone(body.defaultTimeZone) else {
+            throw HTTPError.invalidField("/default_time_zone", "is not a time zone of the tz database")
+        }
+        let result = try database {
+            connection -> Result<(CampaignRecord, [CampaignWaveRecord]), HTTPError> in
+            try connection.transaction { connection in
+                switch try CampaignRepository.categoryArchived(body.category, on: connection) {
+                case nil: return .failure(HTTPError.invalidField("/category", "is not a known category"))
+                case true?: return .failure(HTTPError.invalidField("/category", "is archived"))
+                case false?: break
+                }
+                let counts = try CampaignRepository.zoneCounts(
+                    body.audience, defaultZone: body.defaultTimeZone, on: connection)
+                let plan = CampaignPlanner.plan(
+                    counts, date: body.date, time: body.localTime, now: now, late: body.late,
+                    defaultZone: defaultZone, directory: zones)
+                let campaign = CampaignRecord(
+                    id: id, categoryId: body.category, audience: body.audience, date: dateText(body.date),
+                    localTime: body.localTime.text, data: HeraldHTTP.JSONValue.object(body.data).jsonText,
+                    late: body.late.rawValue, defaultTimeZone: body.defaultTimeZone,
+                    unknownZones: plan.unknownZones, createdAt: now)
+                let waves = plan.waves.map { wave in
+                    CampaignWaveRecord(
+                        campaignId: id, number: wave.number, dueAt: wave.dueAt, zones: wave.zones,
+                        sendsZoneless: wave.zones.contains(body.defaultTimeZone), planned: wave.recipients,
+                        state: wave.state.rawValue, finishedAt: wave.state == .skipped ? now : nil)
+                }
+                guard try CampaignRepository.insert(campaign, waves: waves, on: connection) else {
+                    return .failure(HTTPError.conflict("A campaign with this id exists.", type: "campaign-exists"))
+                }
+                return .success((campaign, waves))
+            }
+        }
+        return try result.get()
+    }
+
+    /// The campaign with its waves and their decisions so far.
+    static func show(_ id: String, database: Database) throws -> HeraldHTTP.JSONValue {
+        let found = try database { connection -> HeraldHTTP.JSONValue? in
+            guard let campaign = try CampaignRepository.campaign(id, on: connection) else { return nil }
+            let waves = try CampaignRepository.waves(of: [id], on: connection)[id] ?? []
+            let outcomes = try CampaignRepository.outcomes(of: id, on: connection)
+            return CampaignView.full(campaign, waves: waves, outcomes: outcomes)
+        }
+        guard let found else { throw HTTPError.notFound("No campaign has this id.") }
+        return found
+    }
+
+    /// `limit` (1 to 200, default 50) and the campaign id the `cursor` continues after.
+    static func paging(_ request: HTTPRequest) throws -> (limit: Int, after: String?) {
+        var limit = defaultLimit
+        if let text = request.query("limit") {
+            guard let value = Int(text), (1...maxLimit).contains(value) else {
+                throw HTTPError.badRequest("limit must be an integer from 1 to \(maxLimit).", type: "invalid-query")
+            }
+            limit = value
+        }
+        guard let cursor = request.query("cursor") else { return (limit, nil) }
+        guard let after = SubscriberCursor.decode(cursor), CampaignRequest.isCampaignId(after) else {
+            throw HTTPError.badRequest("cursor is not one this API returned.", type: "invalid-query")
+        }
+        return (limit, after)
+    }
+
+    private static func campaignId(_ match: RouteMatch) throws -> String {
+        let id = try match.parameter("id")
+        guard CampaignRequest.isCampaignId(id) else { throw HTTPError.notFound("No campaign has this id.") }
+        return id
+    }
+
+    static func dateText(_ date: CivilDate) -> String {
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return pad(date.year, 4) + "-" + pad(date.month, 2) + "-" + pad(date.day, 2)
+    }
+}

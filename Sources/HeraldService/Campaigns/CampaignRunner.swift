@@ -1,0 +1,113 @@
+import Foundation
+import HeraldHTTP
+import HeraldPostgres
+
+/// Runs due campaign waves, batch by batch, on its own thread and its own connection, beside the pipeline
+/// workers. Several herald processes may each run one: waves are claimed with SKIP LOCKED, so no batch runs twice.
+public final class CampaignRunner: Sendable {
+    /// How the runner sizes and paces its batches.
+    public struct Settings: Sendable, Hashable {
+        /// Recipients per batch (one inbox event each).
+        public var batchSize: Int
+        /// The shortest time a wave's batches are spread over.
+        public var minimumWaveSeconds: Double
+        /// The longest sleep between looks for due waves.
+        public var pollInterval: Duration
+
+        /// Settings; the defaults are the service's.
+        public init(batchSize: Int = 1_000, minimumWaveSeconds: Double = 60, pollInterval: Duration = .seconds(1)) {
+            self.batchSize = batchSize
+            self.minimumWaveSeconds = minimumWaveSeconds
+            self.pollInterval = pollInterval
+        }
+    }
+
+    private let pool: PostgresPool
+    private let settings: Settings
+    private let clock: @Sendable () -> Date
+    private let logger: Logger
+    private let wakeUp = PipelineWakeUp()
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Opens one connection on `conninfo` and starts the runner's thread.
+    public init(
+        conninfo: String, settings: Settings, logger: Logger, clock: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        self.settings = settings
+        self.clock = clock
+        self.logger = logger
+        pool = try PostgresPool(
+            PostgresPool.Configuration(conninfo: conninfo, size: 1, threadName: "herald-campaign-pg"))
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = "herald-campaigns"
+        thread.start()
+    }
+
+    /// Runs every batch that is due at `now` on `connection` until none is (ignoring the pacing of waves that
+    /// are not yet due); returns the reports. For benchmarks and tests that drive waves without the thread.
+    public static func runDue(
+        now: Date, settings: Settings, on connection: PostgresConnection
+    ) throws -> [CampaignBatchReport] {
+        var reports: [CampaignBatchReport] = []
+        while let report = try CampaignRepository.runBatch(
+            now: now, batchSize: settings.batchSize, minimumWaveDuration: settings.minimumWaveSeconds,
+            on: connection)
+        {
+            reports.append(report)
+        }
+        return reports
+    }
+
+    /// Wakes the runner now (e.g. after planning a wave due at once).
+    public func notify() { wakeUp.notify() }
+
+    /// Lets the running batch commit, stops the thread and closes the connection.
+    public func stop() {
+        wakeUp.stop()
+        finished.wait()
+        pool.close()
+    }
+
+    private func run() {
+        var failures = 0
+        while !wakeUp.isStopped {
+            let seen = wakeUp.current
+            do {
+                let (report, nextDue) = try pool.withConnectionBlocking { [settings, clock] connection in
+                    let report = try CampaignRepository.runBatch(
+                        now: clock(), batchSize: settings.batchSize,
+                        minimumWaveDuration: settings.minimumWaveSeconds, on: connection)
+                    return (report, report == nil ? try CampaignRepository.nextDue(on: connection) : nil)
+                }
+                failures = 0
+                if let report {
+                    if report.waveFinished {
+                        logger.info(
+                            "campaign wave finished",
+                            ["campaign.id": .string(report.campaignId), "campaign.wave": .int(report.wave)])
+                    }
+                    continue
+                }
+                wakeUp.wait(since: seen, timeout: sleep(until: nextDue))
+            } catch {
+                failures += 1
+                if failures == 1 || failures % 100 == 0 {
+                    logger.warning(
+                        "campaign batch failed; retrying",
+                        ["error": .string(String(describing: error)), "failures": .int(failures)])
+                }
+                wakeUp.pause(.milliseconds(min(2_000, 25 << min(failures, 7))))
+            }
+        }
+    }
+
+    /// How long to sleep: until the next batch is due, at most the poll interval.
+    private func sleep(until nextDue: Date?) -> Duration {
+        guard let nextDue else { return settings.pollInterval }
+        let seconds = max(0.001, nextDue.timeIntervalSince(clock()))
+        return min(settings.pollInterval, .milliseconds(Int(seconds * 1_000)))
+    }
+}
