@@ -34,6 +34,26 @@ public struct ServiceConfig: Sendable, Equatable {
     public var pipelineBatchSize: Int = 500
     /// Undecided events at which ingest answers 503 with Retry-After.
     public var eventBacklogLimit: Int = 100_000
+    /// NATS servers (`nats://host:port`) of one cluster; empty runs without NATS.
+    public var natsServers: [String] = []
+    /// The JetStream stream events are read from (created with `natsEventsSubject` when missing).
+    public var natsEventsStream = "HERALD_EVENTS"
+    /// The subject (wildcards allowed) the durable consumer reads events on.
+    public var natsEventsSubject = "herald.events.>"
+    /// The durable pull consumer's name, shared by every instance.
+    public var natsConsumer = "herald"
+    /// Where messages that are not acceptable events go, with the reason in a header.
+    public var natsDeadLetterSubject = "herald.dead.events"
+    /// Whether this instance consumes events from NATS (when servers are set).
+    public var natsEvents = true
+    /// Whether this instance relays queued deliveries to `herald.deliveries.<platform>`.
+    public var natsRelay = false
+    /// The JetStream stream the relay publishes into (created over `herald.deliveries.>` when missing).
+    public var natsDeliveriesStream = "HERALD_DELIVERIES"
+    /// Replicas of the streams Herald creates.
+    public var natsReplicas = 1
+    /// Messages fetched, or deliveries relayed, per round.
+    public var natsBatchSize = 256
 
     /// The defaults of DESIGN.md: embedded database under `.herald/`, HTTP on 127.0.0.1:8080.
     public static let defaults = ServiceConfig(
@@ -63,6 +83,11 @@ extension ServiceConfig {
         ("HERALD_SHUTDOWN_GRACE", "--shutdown-grace"), ("HERALD_LOG_LEVEL", "--log-level"),
         ("HERALD_PIPELINE_WORKERS", "--pipeline-workers"), ("HERALD_PIPELINE_BATCH_SIZE", "--pipeline-batch-size"),
         ("HERALD_EVENT_BACKLOG_LIMIT", "--event-backlog-limit"),
+        ("HERALD_NATS_URL", "--nats-url"), ("HERALD_NATS_EVENTS_STREAM", "--nats-events-stream"),
+        ("HERALD_NATS_EVENTS_SUBJECT", "--nats-events-subject"), ("HERALD_NATS_CONSUMER", "--nats-consumer"),
+        ("HERALD_NATS_DEAD_LETTER_SUBJECT", "--nats-dead-letter-subject"), ("HERALD_NATS_EVENTS", "--nats-events"),
+        ("HERALD_NATS_RELAY", "--nats-relay"), ("HERALD_NATS_DELIVERIES_STREAM", "--nats-deliveries-stream"),
+        ("HERALD_NATS_REPLICAS", "--nats-replicas"), ("HERALD_NATS_BATCH_SIZE", "--nats-batch-size"),
     ]
 
     /// Reads the configuration from `environment`, overridden by `--flag value` or `--flag=value` arguments.
@@ -137,6 +162,7 @@ extension ServiceConfig {
         Self.integer(values, "HERALD_PIPELINE_BATCH_SIZE", 1...5_000, &pipelineBatchSize, &problems)
         Self.integer(values, "HERALD_EVENT_BACKLOG_LIMIT", 1...100_000_000, &eventBacklogLimit, &problems)
         if let dir = values["HERALD_MIGRATIONS_DIR"] { migrationsDirectory = dir }
+        applyNATS(values, problems: &problems)
         if let level = values["HERALD_LOG_LEVEL"] {
             if ["debug", "info", "warning", "error"].contains(level) {
                 logLevel = level
@@ -147,7 +173,7 @@ extension ServiceConfig {
         }
     }
 
-    private static func integer(
+    static func integer(
         _ values: [String: String], _ name: String, _ range: ClosedRange<Int>, _ target: inout Int,
         _ problems: inout [ConfigProblem]
     ) {

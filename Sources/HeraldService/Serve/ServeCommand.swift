@@ -38,6 +38,7 @@ enum ServeCommand {
             timeZoneData: timeZoneData, zones: ICUZoneDirectory(), authenticator: DatabaseAuthenticator(pool: pool),
             clock: { Date() })
         let workers = try PipelineService.start(context: context, conninfo: database.conninfo)
+        let streams = try StreamsService.start(context: context, conninfo: database.conninfo)
         let dispatcher = RequestDispatcher(
             router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger)
         let server = HTTPServer(
@@ -55,6 +56,7 @@ enum ServeCommand {
         logger.info("shutting down", ["process.signal": .int(Int(signal))])
         server.stop(timeout: .seconds(config.shutdownGraceSeconds))
         logger.info("stopped accepting requests")
+        streams?.stop()
         workers?.stop()
     }
 
