@@ -3,7 +3,7 @@ import HeraldHTTP
 import HeraldPostgres
 
 /// A delivery as the relay publishes it to `herald.deliveries.<platform>`: the fields of a leased delivery of
-/// `POST /v1/deliveries:claim`, without the lease (schema `RelayedDelivery` in openapi.yaml).
+/// `POST /v1/deliveries/claim`, without the lease (schema `RelayedDelivery` in openapi.yaml).
 struct RelayedDelivery: Encodable {
     /// The event a delivery comes from.
     struct EventReference: Encodable {
