@@ -13,10 +13,17 @@ struct StreamSettings: Sendable, Equatable {
     /// The connection name servers show, e.g. `herald-<host>`.
     var clientName: String
 
+    /// This machine's name (a pod's name in Kubernetes), without the DNS lookups `ProcessInfo.hostName` may do.
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "unknown" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The subject prefix deliveries are published under: `herald.deliveries.<platform>`.
     static let deliveriesPrefix = "herald.deliveries"
 
-    init(config: ServiceConfig, clientName: String = "herald-" + ProcessInfo.processInfo.hostName) {
+    init(config: ServiceConfig, clientName: String = "herald-" + StreamSettings.hostName()) {
         servers = config.natsServers
         eventsStream = config.natsEventsStream
         eventsSubject = config.natsEventsSubject
