@@ -12,6 +12,7 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CNATS", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
         // Opaque C facade over ICU: its public header includes no ICU header, so Foundation's ICU never clashes.
         .target(
             name: "CICUShim",
@@ -29,7 +30,7 @@ let package = Package(
         // Wiring: config, handlers, workers, embedded database, scheduler.
         .target(
             name: "HeraldService",
-            dependencies: ["HeraldCore", "HeraldText", "HeraldPostgres", "HeraldHTTP"]
+            dependencies: ["HeraldCore", "HeraldText", "HeraldPostgres", "HeraldHTTP", "CNATS"]
         ),
         .executableTarget(name: "herald", dependencies: ["HeraldService"]),
 

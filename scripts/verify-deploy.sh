@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 herald=$(realpath "${1:-.build/debug/herald}")
+python3 scripts/verify-kubernetes.py
 if ! command -v systemd-analyze >/dev/null; then
     echo "systemd-analyze not installed; unit check not run"
     exit 0

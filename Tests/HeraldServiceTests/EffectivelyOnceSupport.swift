@@ -15,15 +15,16 @@ final class HeraldUnderTest: Sendable {
     let adminKey: String
     private let running = Mutex<Process?>(nil)
 
-    init(conninfo: String) throws {
+    /// Replicas of one deployment share `adminKey` (each start makes it the admin key).
+    init(conninfo: String, adminKey: String? = nil) throws {
         self.conninfo = conninfo
         self.folder = try RunningHerald.temporaryFolder()
         self.port = RunningHerald.freePort()
-        self.adminKey = "hk_once_" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
+        self.adminKey = adminKey ?? "hk_once_" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
     }
 
-    /// Starts the binary and waits until it is ready.
-    func start(workers: Int = 2) async throws {
+    /// Starts the binary (with `extra` environment variables) and waits until it is ready.
+    func start(workers: Int = 2, environment extra: [String: String] = [:]) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: RunningHerald.binary)
         process.arguments = ["serve"]
@@ -39,6 +40,7 @@ final class HeraldUnderTest: Sendable {
         environment["HERALD_DB_POOL_SIZE"] = "4"
         environment["HERALD_SHUTDOWN_GRACE"] = "1"
         environment.removeValue(forKey: "ICU_TIMEZONE_FILES_DIR")
+        environment.merge(extra) { $1 }
         process.environment = environment
         let log = folder + "/herald-\(UUID().uuidString.prefix(6)).log"
         FileManager.default.createFile(atPath: log, contents: nil)

@@ -45,6 +45,26 @@ public struct ServiceConfig: Sendable, Equatable {
     public var campaignBatchSize: Int = 1_000
     /// The shortest time, in seconds, one campaign wave's batches are spread over.
     public var campaignMinWaveSeconds: Int = 60
+    /// NATS servers (`nats://host:port`) of one cluster; empty runs without NATS.
+    public var natsServers: [String] = []
+    /// The JetStream stream events are read from (created with `natsEventsSubject` when missing).
+    public var natsEventsStream = "HERALD_EVENTS"
+    /// The subject (wildcards allowed) the durable consumer reads events on.
+    public var natsEventsSubject = "herald.events.>"
+    /// The durable pull consumer's name, shared by every instance.
+    public var natsConsumer = "herald"
+    /// Where messages that are not acceptable events go, with the reason in a header.
+    public var natsDeadLetterSubject = "herald.dead.events"
+    /// Whether this instance consumes events from NATS (when servers are set).
+    public var natsEvents = true
+    /// Whether this instance relays queued deliveries to `herald.deliveries.<platform>`.
+    public var natsRelay = false
+    /// The JetStream stream the relay publishes into (created over `herald.deliveries.>` when missing).
+    public var natsDeliveriesStream = "HERALD_DELIVERIES"
+    /// Replicas of the streams Herald creates.
+    public var natsReplicas = 1
+    /// Messages fetched, or deliveries relayed, per round.
+    public var natsBatchSize = 256
 
     /// The defaults of DESIGN.md: embedded database under `.herald/`, HTTP on 127.0.0.1:8080.
     public static let defaults = ServiceConfig(
@@ -77,6 +97,11 @@ extension ServiceConfig {
         ("HERALD_CLIENT_TOKEN_KEYS", "--client-token-keys"), ("HERALD_CLIENT_TOKEN_TTL", "--client-token-ttl"),
         ("HERALD_CAMPAIGN_BATCH_SIZE", "--campaign-batch-size"),
         ("HERALD_CAMPAIGN_MIN_WAVE_SECONDS", "--campaign-min-wave-seconds"),
+        ("HERALD_NATS_URL", "--nats-url"), ("HERALD_NATS_EVENTS_STREAM", "--nats-events-stream"),
+        ("HERALD_NATS_EVENTS_SUBJECT", "--nats-events-subject"), ("HERALD_NATS_CONSUMER", "--nats-consumer"),
+        ("HERALD_NATS_DEAD_LETTER_SUBJECT", "--nats-dead-letter-subject"), ("HERALD_NATS_EVENTS", "--nats-events"),
+        ("HERALD_NATS_RELAY", "--nats-relay"), ("HERALD_NATS_DELIVERIES_STREAM", "--nats-deliveries-stream"),
+        ("HERALD_NATS_REPLICAS", "--nats-replicas"), ("HERALD_NATS_BATCH_SIZE", "--nats-batch-size"),
     ]
 
     /// Reads the configuration from `environment`, overridden by `--flag value` or `--flag=value` arguments.
@@ -167,6 +192,7 @@ extension ServiceConfig {
                             + "(1 to 32 of A-Z a-z 0-9 - _) and secrets of at least 32 bytes"))
             }
         }
+        applyNATS(values, problems: &problems)
         if let level = values["HERALD_LOG_LEVEL"] {
             if ["debug", "info", "warning", "error"].contains(level) {
                 logLevel = level
@@ -177,7 +203,7 @@ extension ServiceConfig {
         }
     }
 
-    private static func integer(
+    static func integer(
         _ values: [String: String], _ name: String, _ range: ClosedRange<Int>, _ target: inout Int,
         _ problems: inout [ConfigProblem]
     ) {

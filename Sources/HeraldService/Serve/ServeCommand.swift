@@ -40,6 +40,7 @@ enum ServeCommand {
             clientTokens: ClientTokenSigner(keys: try ClientTokenKeyFile.keys(for: config)))
         let workers = try PipelineService.start(context: context, conninfo: database.conninfo)
         let campaigns = try CampaignService.start(context: context, conninfo: database.conninfo)
+        let streams = try StreamsService.start(context: context, conninfo: database.conninfo)
         let dispatcher = RequestDispatcher(
             router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger,
             clientTokens: context.clientTokenAuthentication)
@@ -59,6 +60,7 @@ enum ServeCommand {
         server.stop(timeout: .seconds(config.shutdownGraceSeconds))
         logger.info("stopped accepting requests")
         campaigns.stop()
+        streams?.stop()
         workers?.stop()
     }
 

@@ -1,0 +1,160 @@
+import Foundation
+import HeraldHTTP
+import HeraldPostgres
+import Synchronization
+
+/// Reads events from a JetStream durable pull consumer into the inbox on a thread of its own. Each message is one
+/// event object, stored through the same idempotent ingest as `POST /v1/events` (keyed by source and id), and
+/// acknowledged only after the inbox commit; a redelivered message is a duplicate and is simply acknowledged.
+/// A message that is not an acceptable event goes to the dead-letter subject with the reason, then is terminated.
+final class EventStreamConsumer: Sendable {
+    private let settings: StreamSettings
+    private let pool: PostgresPool
+    private let backlog: BacklogMonitor
+    private let logger: Logger
+    private let metrics: Metrics
+    private let clock: @Sendable () -> Date
+    private let running = Atomic<Bool>(true)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Starts consuming at once.
+    init(
+        settings: StreamSettings, pool: PostgresPool, backlog: BacklogMonitor, logger: Logger, metrics: Metrics,
+        clock: @escaping @Sendable () -> Date
+    ) {
+        self.settings = settings
+        self.pool = pool
+        self.backlog = backlog
+        self.logger = logger
+        self.metrics = metrics
+        self.clock = clock
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = "herald-nats-events"
+        thread.start()
+    }
+
+    /// Finishes the batch in hand (its messages are acknowledged or left for redelivery) and stops.
+    func stop() {
+        running.store(false, ordering: .relaxed)
+        finished.wait()
+    }
+
+    private var isRunning: Bool { running.load(ordering: .relaxed) }
+
+    private func run() {
+        while isRunning {
+            do {
+                let client = try NATSClient(servers: settings.servers, name: settings.clientName + "-events")
+                try client.ensureStream(
+                    name: settings.eventsStream, subjects: [settings.eventsSubject], replicas: settings.replicas)
+                let subscription = try client.pullSubscription(
+                    stream: settings.eventsStream, subject: settings.eventsSubject, durable: settings.consumer,
+                    ackWaitSeconds: 30, maxAckPending: settings.batchSize * 8)
+                logger.info(
+                    "consuming events from nats",
+                    ["nats.stream": .string(settings.eventsStream), "nats.consumer": .string(settings.consumer)])
+                try consume(subscription, client: client)
+            } catch {
+                logger.warning("nats event consumer restarts", ["error": .string(String(describing: error))])
+                pause(seconds: 1)
+            }
+        }
+    }
+
+    /// Fetches and stores until stopped; a run of failed fetches (the cluster is away) rebuilds the connection.
+    private func consume(_ subscription: NATSPullSubscription, client: NATSClient) throws {
+        var failures = 0
+        while isRunning {
+            let messages: [NATSInboundMessage]
+            do {
+                messages = try subscription.fetch(batch: settings.batchSize, timeoutMilliseconds: 500)
+                failures = 0
+            } catch {
+                failures += 1
+                if failures >= 20 { throw error }
+                pause(seconds: 0.25)
+                continue
+            }
+            if !messages.isEmpty { handle(messages, client: client) }
+        }
+    }
+
+    /// Stores one fetched batch, then acknowledges or dead-letters each message.
+    private func handle(_ messages: [NATSInboundMessage], client: NATSClient) {
+        let batch = InboundEventBatch(bodies: messages.map(\.body))
+        let outcomes: [EventIngestOutcome]
+        do {
+            let rows = batch.rows
+            let now = clock()
+            let stored = try pool.withConnectionBlocking { [backlog] connection -> [EventIngestOutcome]? in
+                guard try backlog.admits(on: connection) else { return nil }
+                return try EventRepository.ingest(rows, acceptedAt: now, on: connection)
+            }
+            guard let stored else {
+                // Too many undecided events: the messages wait in the stream, which is what it is for.
+                for message in messages { try? message.nak(delayMilliseconds: 2_000) }
+                metrics.increment(Self.counter, help: Self.help, labels: ["outcome": "backlog_full"], by: 1)
+                pause(seconds: 0.5)
+                return
+            }
+            outcomes = stored
+        } catch {
+            logger.warning("nats events not stored; they will be delivered again", ["error": .string("\(error)")])
+            for message in messages { try? message.nak(delayMilliseconds: 1_000) }
+            pause(seconds: 0.5)
+            return
+        }
+        var accepted = 0
+        for (message, verdict) in zip(messages, batch.verdicts(outcomes)) {
+            switch verdict {
+            case .accepted:
+                accepted += 1
+                acknowledge(message, outcome: "accepted")
+            case .duplicate:
+                acknowledge(message, outcome: "duplicate")
+            case .rejected(let reason):
+                deadLetter(message, reason: reason, client: client)
+            }
+        }
+        backlog.accepted(accepted)
+    }
+
+    private func acknowledge(_ message: NATSInboundMessage, outcome: String) {
+        // A lost ack only means a redelivery, which the inbox recognises as a duplicate.
+        try? message.ack()
+        metrics.increment(Self.counter, help: Self.help, labels: ["outcome": outcome], by: 1)
+    }
+
+    /// Publishes the message with the reason to the dead-letter subject, then terminates the original. A stream
+    /// capturing that subject keeps it; without one it goes to current subscribers only.
+    private func deadLetter(_ message: NATSInboundMessage, reason: String, client: NATSClient) {
+        let letter = OutgoingMessage(
+            subject: settings.deadLetterSubject, body: message.body,
+            headers: [("Herald-Reason", reason), ("Herald-Original-Subject", message.subject)])
+        do {
+            do {
+                try client.publish(letter)
+            } catch let error where error.isNoResponders {
+                try client.publishCore(letter)
+            }
+            try? message.term()
+            metrics.increment(Self.counter, help: Self.help, labels: ["outcome": "dead_letter"], by: 1)
+            logger.info("nats event dead-lettered", ["nats.reason": .string(reason)])
+        } catch {
+            // Keep the original until the dead letter is safe.
+            try? message.nak(delayMilliseconds: 5_000)
+            logger.warning("dead letter not published", ["error": .string(String(describing: error))])
+        }
+    }
+
+    private func pause(seconds: Double) {
+        let end = Date().addingTimeInterval(seconds)
+        while isRunning, Date() < end { Thread.sleep(forTimeInterval: 0.05) }
+    }
+
+    static let counter = "herald_nats_events_total"
+    static let help = "Events read from NATS by outcome: accepted, duplicate, dead_letter, backlog_full."
+}
