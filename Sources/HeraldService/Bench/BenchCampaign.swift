@@ -1,29 +1,141 @@
 import Foundation
+import HeraldPostgres
 
-/// The campaign phase's slot: plans a campaign to every benchmark user and fans it out. Until campaigns exist,
-/// `runner` is `nil` and the phase reports "not run".
+/// The campaign phase: adds a population of campaign users spread over about 400 zones (one device each), plans a
+/// 09:00-local campaign to everyone for tomorrow (plan seconds, waves), then fans a campaign with one wave due now
+/// out through the runner (recipients handed to the pipeline per second) and waits until the workers decided it all
+/// (recipients decided per second, end to end).
 enum BenchCampaign {
     /// The figures of one campaign run.
     struct Figures: Sendable {
         var recipients: Int
+        var waves: Int
+        var zones: Int
+        var loadSeconds: Double
         var planSeconds: Double
         var fanOutSeconds: Double
+        var decidedSeconds: Double
     }
 
-    /// Runs the phase on the service for `users` recipients; `nil` while no campaign runner exists.
-    static let runner: (@Sendable (BenchService, Int) throws -> Figures)? = nil
-
-    /// The phase's JSON figures and its table row.
-    static func measure(_ service: BenchService, users: Int) throws -> (json: [String: Any], row: String) {
-        guard let runner else { return (["status": "not run"], "not run (no campaign runner)") }
-        let figures = try runner(service, users)
-        let rate = BenchStatistics.rate(figures.recipients, seconds: figures.fanOutSeconds)
+    /// The phase's JSON figures and its table rows.
+    static func measure(_ service: BenchService, users: Int) throws -> (json: [String: Any], rows: [(String, String)]) {
+        let figures = try run(service, users: users)
+        let fanOut = BenchStatistics.rate(figures.recipients, seconds: figures.fanOutSeconds)
+        let decided = BenchStatistics.rate(figures.recipients, seconds: figures.decidedSeconds)
+        let json: [String: Any] = [
+            "status": "run", "recipients": figures.recipients, "waves": figures.waves, "zones": figures.zones,
+            "load_seconds": figures.loadSeconds, "plan_seconds": figures.planSeconds,
+            "fan_out_seconds": figures.fanOutSeconds, "recipients_per_second": fanOut,
+            "decided_seconds": figures.decidedSeconds, "decided_recipients_per_second": decided,
+        ]
+        let plan =
+            "\(figures.recipients) in \(figures.zones) zones: "
+            + "\(BenchTable.format(figures.planSeconds, decimals: 2)) s, \(figures.waves) waves"
         return (
+            json,
             [
-                "status": "run", "recipients": figures.recipients, "plan_seconds": figures.planSeconds,
-                "fan_out_seconds": figures.fanOutSeconds, "recipients_per_second": rate,
-            ],
-            "plan \(BenchTable.format(figures.planSeconds, decimals: 1)) s, \(BenchTable.format(rate)) recipients/s"
+                ("campaign: plan", plan),
+                (
+                    "campaign: fan-out recipients/s (decided/s)",
+                    "\(BenchTable.format(fanOut)) (\(BenchTable.format(decided)))"
+                ),
+            ]
         )
+    }
+
+    private static func run(_ service: BenchService, users: Int) throws -> Figures {
+        var started = ContinuousClock.now
+        let zones = try loadPopulation(service, users: users)
+        let loadSeconds = BenchStatistics.seconds(since: started)
+        let recipients = Int(try service.number("SELECT count(*)::float8 FROM users"))
+        _ = service.send(
+            .post, "/v1/categories",
+            body:
+                #"{"id":"bench.campaign","name":"Bench campaign","templates":{"en":{"title":"Digest","body":"{edition}"}}}"#
+        )
+
+        let calendar = Calendar(identifier: .gregorian)
+        let format = { (date: Date) -> String in
+            let parts = calendar.dateComponents(in: TimeZone(identifier: "UTC")!, from: date)
+            return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        }
+        let now = Date()
+        started = ContinuousClock.now
+        let plan = service.send(.post, "/v1/campaigns", body: campaign(id: "bench-plan", date: format(now + 86_400)))
+        let planSeconds = BenchStatistics.seconds(since: started)
+        guard plan.status == 201 else { throw failure("planning answered \(plan.status)") }
+        let waves = Int(
+            try service.number("SELECT count(*)::float8 FROM campaign_waves WHERE campaign_id = 'bench-plan'"))
+        _ = service.send(.post, "/v1/campaigns/bench-plan/cancel", body: "")
+
+        let fanOut = service.send(
+            .post, "/v1/campaigns", body: campaign(id: "bench-now", date: format(now - 86_400), late: "send_now"))
+        guard fanOut.status == 201 else { throw failure("the fan-out campaign answered \(fanOut.status)") }
+        started = ContinuousClock.now
+        let settings = CampaignRunner.Settings(
+            batchSize: service.context.config.campaignBatchSize, minimumWaveSeconds: 0)
+        let enqueued = try service.database { connection in
+            try CampaignRunner.runDue(now: Date(), settings: settings, on: connection).reduce(0) { $0 + $1.enqueued }
+        }
+        let fanOutSeconds = BenchStatistics.seconds(since: started)
+        guard enqueued == recipients else { throw failure("\(enqueued) of \(recipients) recipients enqueued") }
+        try service.waitForDrain(timeoutSeconds: 3_600)
+        let decidedSeconds = BenchStatistics.seconds(since: started)
+        return Figures(
+            recipients: recipients, waves: waves, zones: zones, loadSeconds: loadSeconds, planSeconds: planSeconds,
+            fanOutSeconds: fanOutSeconds, decidedSeconds: decidedSeconds)
+    }
+
+    /// Inserts `users` campaign users round-robin over up to 400 zones the service knows (every 50th without a
+    /// zone), each with one APNs device; returns the number of zones used.
+    private static func loadPopulation(_ service: BenchService, users: Int) throws -> Int {
+        let candidates = try service.database { connection in
+            try connection.query(
+                Query(
+                    unsafeSQL: """
+                        SELECT name FROM pg_timezone_names
+                        WHERE name LIKE '%/%' AND name NOT LIKE 'posix/%' AND name NOT LIKE 'Etc/%'
+                          AND name NOT LIKE 'SystemV/%' AND name NOT LIKE 'US/%' AND name NOT LIKE 'right/%'
+                        ORDER BY name
+                        """)
+            ).map { try $0.string(0) }
+        }
+        let zones = Array(candidates.filter { service.context.zones.zone($0) != nil }.prefix(400))
+        guard !zones.isEmpty else { throw failure("no zone of the database is known to the tz data") }
+        try service.database { connection in
+            try connection.transaction { connection in
+                _ = try connection.execute(
+                    Query(
+                        name: "bench_campaign_users",
+                        sql: """
+                            INSERT INTO users (id, locale, time_zone, created_at, updated_at)
+                            SELECT 'c' || lpad(i::text, 7, '0'), 'en',
+                                   CASE WHEN i % 50 = 0 THEN NULL ELSE ($1::text[])[1 + i % cardinality($1::text[])] END,
+                                   now(), now()
+                            FROM generate_series(0, $2::int - 1) AS i
+                            """), [PipelineArray(zones), users])
+                _ = try connection.execute(
+                    Query(
+                        name: "bench_campaign_devices",
+                        sql: """
+                            INSERT INTO devices (installation_id, user_id, platform, token, app_id, last_registered_at,
+                                                 created_at)
+                            SELECT 'ios-' || id, id, 'apns', md5(id) || md5('x' || id), 'com.example.app', now(), now()
+                            FROM users WHERE id LIKE 'c%'
+                            """), [])
+            }
+            _ = try connection.execute(Query(unsafeSQL: "ANALYZE users"), [])
+            _ = try connection.execute(Query(unsafeSQL: "ANALYZE devices"), [])
+        }
+        return zones.count
+    }
+
+    private static func campaign(id: String, date: String, late: String = "skip") -> String {
+        #"{"id":"\#(id)","category":"bench.campaign","audience":{"all":true},"date":"\#(date)","local_time":"09:00","#
+            + #""late":"\#(late)","default_time_zone":"UTC","data":{"edition":"Tuesday"}}"#
+    }
+
+    private static func failure(_ message: String) -> ServiceStartError {
+        ServiceStartError(message: "bench campaign: \(message)")
     }
 }

@@ -11,12 +11,14 @@ enum BenchCommand {
         var pipelineEvents = 50_000
         var ingestEvents = 100_000
         var latencySeconds = 30
+        /// Users added for the campaign phase (spread over about 400 zones).
+        var campaignUsers = 1_000_000
         /// Seconds of the steady soak after the other phases; 0 for none.
         var soakSeconds = 0
         var quick = false
         static let quick = Sizes(
             users: 2_000, limitEvents: 5_000, pipelineEvents: 5_000, ingestEvents: 5_000, latencySeconds: 5,
-            quick: true)
+            campaignUsers: 10_000, quick: true)
     }
 
     static let usage = "usage: herald bench [--quick] [--soak] [--json PATH]\n"

@@ -73,8 +73,8 @@ struct BenchRun {
         results["memory"] = ["peak_rss_mb": peak, "peak_scope": peakScope]
 
         BenchCommand.progress("campaign")
-        let campaign = try BenchCampaign.measure(service, users: sizes.users)
-        table.add("campaign", campaign.row)
+        let campaign = try BenchCampaign.measure(service, users: sizes.campaignUsers)
+        for (label, value) in campaign.rows { table.add(label, value) }
         results["campaign"] = campaign.json
 
         if sizes.soakSeconds > 0 {
