@@ -101,6 +101,18 @@ final class EventStreamConsumer: Sendable {
                 return
             }
             outcomes = stored
+        } catch let error as PostgresError
+            where error.sqlState.map({ $0.hasPrefix("22") || $0.hasPrefix("23") }) == true
+        {
+            // The database refused data in the batch for good (a data exception or a constraint): store the
+            // messages one by one, so a single unstorable message goes to the dead letters instead of holding the
+            // whole batch back on every redelivery.
+            guard messages.count > 1 else {
+                deadLetter(messages[0], reason: "unstorable: SQLSTATE \(error.sqlState ?? "unknown")", client: client)
+                return
+            }
+            for message in messages { handle([message], client: client) }
+            return
         } catch {
             logger.warning("nats events not stored; they will be delivered again", ["error": .string("\(error)")])
             for message in messages { try? message.nak(delayMilliseconds: 1_000) }
