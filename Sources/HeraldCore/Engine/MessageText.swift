@@ -42,11 +42,11 @@ enum MessageText {
             deviceLocale: device.locale, userLocale: profile.locale, defaultLocale: category.defaultLocale
         )
         let zone = profile.timeZone ?? "UTC"
+        // Each locale of the chain is resolved once for all fields (a miss scans the templates case-insensitively).
+        let candidates = chain.compactMap { LocaleFallback.resolve([$0], in: category.templates) }
         func field(_ pick: (LocalizedTemplates) -> String?) -> String? {
-            for locale in chain {
-                guard let (resolved, templates) = LocaleFallback.resolve([locale], in: category.templates),
-                    let template = pick(templates)
-                else { continue }
+            for (resolved, templates) in candidates {
+                guard let template = pick(templates) else { continue }
                 if let text = try? renderer.render(
                     template: template, locale: resolved, zone: zone, arguments: arguments), !text.isEmpty
                 {
