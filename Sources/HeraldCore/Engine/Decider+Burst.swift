@@ -44,11 +44,14 @@ extension Decider {
             userId: burst.userId, key: summary.key, lastEventId: lastEventId)
         let arguments = MessageText.digestArguments(summary, category: burst.category)
         var queued = 0
+        var memo = MessageText.Memo()
         for device in burst.state.activeDevices {
             let mode = device.appBuildsNotifications ? burst.category.deliveryMode : .system
-            let text = MessageText.render(
-                .digest, category: burst.category, mode: mode, device: device, profile: burst.state.profile,
-                arguments: arguments, renderer: renderer)
+            let text = memo.text(mode: mode, device: device) {
+                MessageText.render(
+                    .digest, category: burst.category, mode: mode, device: device, profile: burst.state.profile,
+                    arguments: arguments, renderer: renderer)
+            }
             let content = PushContent(
                 purpose: .digest, mode: mode, notificationId: notificationId, eventId: lastEventId,
                 categoryId: burst.category.id, title: text.title, body: text.body, badge: burst.badge,
@@ -75,11 +78,14 @@ extension Decider {
     ) -> Int {
         let arguments = MessageText.eventArguments(event, category: category)
         var queued = 0
+        var memo = MessageText.Memo()
         for device in devices {
             let mode = device.appBuildsNotifications ? category.deliveryMode : .system
-            let text = MessageText.render(
-                .alert, category: category, mode: mode, device: device, profile: state.profile,
-                arguments: arguments, renderer: renderer)
+            let text = memo.text(mode: mode, device: device) {
+                MessageText.render(
+                    .alert, category: category, mode: mode, device: device, profile: state.profile,
+                    arguments: arguments, renderer: renderer)
+            }
             var content = PushContent(
                 purpose: .alert, mode: mode, notificationId: notificationId, eventId: event.id,
                 categoryId: category.id, title: text.title, body: text.body, badge: badge,

@@ -13,6 +13,25 @@ enum MessageText {
         var body: String?
     }
 
+    /// The texts already rendered for one recipient, by delivery mode and device locale: the other inputs (the
+    /// category, the profile and the arguments) are the same for all of a recipient's devices, so each distinct
+    /// pair is rendered once.
+    struct Memo {
+        private var entries: [(mode: Category.DeliveryMode, locale: String?, text: Rendered)] = []
+
+        /// The text for `mode` on `device`, rendered by `render` only the first time the pair is seen.
+        mutating func text(
+            mode: Category.DeliveryMode, device: Device, render: () -> Rendered
+        ) -> Rendered {
+            if let entry = entries.first(where: { $0.mode == mode && $0.locale == device.locale }) {
+                return entry.text
+            }
+            let text = render()
+            entries.append((mode, device.locale, text))
+            return text
+        }
+    }
+
     /// Renders the title and body for one device; each field falls back along the locale chain on its own.
     static func render(
         _ purpose: Purpose, category: Category, mode: Category.DeliveryMode, device: Device,
@@ -23,11 +42,11 @@ enum MessageText {
             deviceLocale: device.locale, userLocale: profile.locale, defaultLocale: category.defaultLocale
         )
         let zone = profile.timeZone ?? "UTC"
+        // Each locale of the chain is resolved once for all fields (a miss scans the templates case-insensitively).
+        let candidates = chain.compactMap { LocaleFallback.resolve([$0], in: category.templates) }
         func field(_ pick: (LocalizedTemplates) -> String?) -> String? {
-            for locale in chain {
-                guard let (resolved, templates) = LocaleFallback.resolve([locale], in: category.templates),
-                    let template = pick(templates)
-                else { continue }
+            for (resolved, templates) in candidates {
+                guard let template = pick(templates) else { continue }
                 if let text = try? renderer.render(
                     template: template, locale: resolved, zone: zone, arguments: arguments), !text.isEmpty
                 {

@@ -24,10 +24,21 @@ public enum NotificationIdentity {
             Array((notificationId + "\u{0}" + installationId + "\u{0}" + purpose.rawValue).utf8))
         bytes[6] = (bytes[6] & 0x0F) | 0x50
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = SHA256.hexString(Array(bytes.prefix(16)))
-        let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
-            String(hex.dropFirst(range.lowerBound).prefix(range.count))
+        // 8-4-4-4-12 hex digits: a dash before bytes 4, 6, 8 and 10.
+        return String(unsafeUninitializedCapacity: 36) { out in
+            var written = 0
+            for index in 0..<16 {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    out[written] = UInt8(ascii: "-")
+                    written += 1
+                }
+                out[written] = hexDigits[Int(bytes[index] >> 4)]
+                out[written + 1] = hexDigits[Int(bytes[index] & 0x0F)]
+                written += 2
+            }
+            return written
         }
-        return groups.joined(separator: "-")
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

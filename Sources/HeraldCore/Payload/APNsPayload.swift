@@ -25,12 +25,12 @@ public enum APNsPayload {
     /// The headers that follow from the content alone: push type, priority, expiration and collapse id. FCM's
     /// `apns` override block carries exactly these, so Apple devices behind FCM get the same rules.
     public static func contentHeaders(for content: PushContent) -> [String: String] {
-        var headers: [String: String] = [
-            "apns-push-type": pushType(for: content),
-            "apns-priority": String(priority(for: content)),
-            // Never 0: through gorush a 0 is not sent at all and APNs falls back to storing for 30 days.
-            "apns-expiration": String(max(1, Int(content.expiresAt.timeIntervalSince1970.rounded(.up)))),
-        ]
+        // Room for the device headers `headers(for:bundleId:installationId:)` adds, so the table never grows.
+        var headers = [String: String](minimumCapacity: 6)
+        headers["apns-push-type"] = pushType(for: content)
+        headers["apns-priority"] = String(priority(for: content))
+        // Never 0: through gorush a 0 is not sent at all and APNs falls back to storing for 30 days.
+        headers["apns-expiration"] = String(max(1, Int(content.expiresAt.timeIntervalSince1970.rounded(.up))))
         if content.isVisible, let collapseId = content.collapseId {
             headers["apns-collapse-id"] = CollapseIdentifier.apns(for: collapseId)
         }
@@ -63,9 +63,15 @@ public enum APNsPayload {
             let bytes = JSONValue.object(root).serialized()
             return bytes.count <= maxBodyBytes ? bytes : nil
         }
+        guard content.isVisible else {
+            return TextFitting.fit(title: content.title, body: content.body, limit: maxBodyBytes) {
+                title, body in
+                document(for: content, title: title, body: body).serialized()
+            }
+        }
         return TextFitting.fit(title: content.title, body: content.body, limit: maxBodyBytes) {
             title, body in
-            document(for: content, title: title, body: body).serialized()
+            alertBody(for: content, title: title, body: body)
         }
     }
 

@@ -37,9 +37,15 @@ public enum FCMPayload {
                 .serialized()
             return bytes.count <= maxBodyBytes ? bytes : nil
         }
+        guard content.isVisible else {
+            return TextFitting.fit(title: content.title, body: content.body, limit: maxBodyBytes) {
+                title, body in
+                document(for: content, token: token, title: title, body: body).serialized()
+            }
+        }
         return TextFitting.fit(title: content.title, body: content.body, limit: maxBodyBytes) {
             title, body in
-            document(for: content, token: token, title: title, body: body).serialized()
+            alertBody(for: content, token: token, title: title, body: body)
         }
     }
 

@@ -15,62 +15,101 @@ public enum SHA256 {
     /// The 32-byte digest of `bytes`.
     public static func hash<Bytes: Collection>(_ bytes: Bytes) -> [UInt8]
     where Bytes.Element == UInt8 {
-        var message: [UInt8] = []
-        message.reserveCapacity(bytes.count + 72)
-        message.append(contentsOf: bytes)
-        let bitLength = UInt64(message.count) &* 8
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) {
-            message.append(UInt8(truncatingIfNeeded: bitLength >> shift))
+        if let digest = bytes.withContiguousStorageIfAvailable({ digest(of: UnsafeRawBufferPointer($0)) }) {
+            return digest
         }
-        var state = initialState
-        let k = roundConstants
-        var w = [UInt32](repeating: 0, count: 64)
-        for chunk in stride(from: 0, to: message.count, by: 64) {
-            for i in 0..<16 {
-                let b = chunk + i * 4
-                w[i] =
-                    UInt32(message[b]) << 24 | UInt32(message[b + 1]) << 16 | UInt32(message[b + 2]) << 8
-                    | UInt32(message[b + 3])
-            }
-            for i in 16..<64 {
-                let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, h) = (
-                state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
-            )
-            for i in 0..<64 {
-                let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                let choice = (e & f) ^ (~e & g)
-                let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
-                let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ majority
-                (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-            }
-            for (i, value) in [a, b, c, d, e, f, g, h].enumerated() { state[i] = state[i] &+ value }
-        }
-        return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) }
-        }
+        return Array(bytes).withUnsafeBytes { digest(of: $0) }
     }
 
     /// The digest of a string's UTF-8 bytes, as lowercase hex.
     public static func hex(_ text: String) -> String {
-        hexString(hash(Array(text.utf8)))
+        var text = text
+        return hexString(text.withUTF8 { digest(of: UnsafeRawBufferPointer($0)) })
+    }
+
+    /// Hashes without a heap allocation besides the result: identifiers are hashed several times per delivery,
+    /// so the state, the message schedule and the padded tail live in one stack scratch area.
+    private static func digest(of message: UnsafeRawBufferPointer) -> [UInt8] {
+        roundConstants.withUnsafeBufferPointer { constants in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 8 + 64 + 32) { scratch in
+                let base = scratch.baseAddress!
+                let state = base
+                let schedule = base + 8
+                for index in 0..<8 { state[index] = initialState[index] }
+                let fullBlocks = message.count / 64
+                for block in 0..<fullBlocks {
+                    compress(message.baseAddress! + block * 64, state: state, schedule: schedule, constants)
+                }
+                // The tail: the remaining bytes, 0x80, zeros, and the bit length, in one or two blocks.
+                let tail = UnsafeMutableRawPointer(base + 8 + 64)
+                tail.initializeMemory(as: UInt8.self, repeating: 0, count: 128)
+                let remaining = message.count - fullBlocks * 64
+                if remaining > 0 {
+                    tail.copyMemory(from: message.baseAddress! + fullBlocks * 64, byteCount: remaining)
+                }
+                tail.storeBytes(of: 0x80, toByteOffset: remaining, as: UInt8.self)
+                let tailLength = remaining < 56 ? 64 : 128
+                let bitLength = UInt64(message.count) &* 8
+                for index in 0..<8 {
+                    let byte = UInt8(truncatingIfNeeded: bitLength >> (56 - 8 * UInt64(index)))
+                    tail.storeBytes(of: byte, toByteOffset: tailLength - 8 + index, as: UInt8.self)
+                }
+                for offset in stride(from: 0, to: tailLength, by: 64) {
+                    compress(UnsafeRawPointer(tail + offset), state: state, schedule: schedule, constants)
+                }
+                return [UInt8](unsafeUninitializedCapacity: 32) { out, count in
+                    for index in 0..<32 {
+                        out[index] = UInt8(truncatingIfNeeded: state[index / 4] >> (24 - 8 * UInt32(index % 4)))
+                    }
+                    count = 32
+                }
+            }
+        }
+    }
+
+    /// One 64-byte block into `state`.
+    @inline(__always)
+    private static func compress(
+        _ block: UnsafeRawPointer, state: UnsafeMutablePointer<UInt32>, schedule w: UnsafeMutablePointer<UInt32>,
+        _ k: UnsafeBufferPointer<UInt32>
+    ) {
+        for i in 0..<16 {
+            w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
+        }
+        for i in 16..<64 {
+            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+        }
+        var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
+        for i in 0..<64 {
+            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+            let choice = (e & f) ^ (~e & g)
+            let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
+            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+            let majority = (a & b) ^ (a & c) ^ (b & c)
+            let t2 = s0 &+ majority
+            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+        }
+        state[0] &+= a
+        state[1] &+= b
+        state[2] &+= c
+        state[3] &+= d
+        state[4] &+= e
+        state[5] &+= f
+        state[6] &+= g
+        state[7] &+= h
     }
 
     /// Lowercase hex of `bytes`.
     public static func hexString(_ bytes: [UInt8]) -> String {
-        var digits: [UInt8] = []
-        digits.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            digits.append(hexAlphabet[Int(byte >> 4)])
-            digits.append(hexAlphabet[Int(byte & 0x0F)])
+        String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+            for (index, byte) in bytes.enumerated() {
+                out[2 * index] = hexAlphabet[Int(byte >> 4)]
+                out[2 * index + 1] = hexAlphabet[Int(byte & 0x0F)]
+            }
+            return bytes.count * 2
         }
-        return String(decoding: digits, as: UTF8.self)
     }
 
     private static let hexAlphabet = Array("0123456789abcdef".utf8)

@@ -47,9 +47,15 @@ public enum WebPushPayload {
             let bytes = JSONValue.object(root).serialized()
             return bytes.count <= maxBodyBytes ? bytes : nil
         }
+        guard content.isVisible else {
+            return TextFitting.fit(title: content.title, body: content.body, limit: maxBodyBytes) {
+                title, body in
+                document(for: content, title: title, body: body).serialized()
+            }
+        }
         return TextFitting.fit(title: content.title, body: content.body, limit: maxBodyBytes) {
             title, body in
-            document(for: content, title: title, body: body).serialized()
+            alertBody(for: content, title: title, body: body)
         }
     }
 

@@ -11,6 +11,9 @@ final class CachedTemplate: Sendable {
     let lastUse: Atomic<Int>
     private let slots: [HandleSlot]
     private let nextWait = Atomic<Int>(0)
+    /// The pattern itself when it has no argument and no quoting (no `{`, `}` or `'`): MessageFormat then prints
+    /// it unchanged, so formatting it needs no handle. Titles such as "New message" are formatted on every push.
+    private let literal: String?
 
     /// Wraps `first`, the handle compiled while validating; the other slots open on demand.
     init(
@@ -22,6 +25,10 @@ final class CachedTemplate: Sendable {
         var slots = [HandleSlot(handle: first)]
         for _ in 1..<max(slotCount, 1) { slots.append(HandleSlot(handle: MessageHandle())) }
         self.slots = slots
+        let special: Set<UInt8> = [UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "'")]
+        self.literal =
+            template.arguments.isEmpty && !template.pattern.utf8.contains(where: special.contains)
+            ? template.pattern : nil
     }
 
     /// How many handles are open (for tests and metrics).
@@ -29,6 +36,9 @@ final class CachedTemplate: Sendable {
 
     /// Formats on a free handle (see `MessageHandle.format(_:_:strict:)`).
     func format(_ values: [String: MessageValue], strict: Bool) -> FormatResult {
+        if let literal {
+            return FormatResult(outcome: .text(literal), missing: [], mismatched: [], arguments: template.arguments)
+        }
         for slot in slots {
             if let outcome = slot.formatIfFree(values, strict: strict, template: template, timeZone: timeZone) {
                 return outcome

@@ -115,6 +115,13 @@ import Testing
         #expect(alert?["title"] as? String == "Asha")
     }
 
+    @Test func apnsIdIsTheVersion5LayoutOfTheHash() {
+        // SHA-256 of "n1\0d1\0alert", first 16 bytes, version and variant bits set, as 8-4-4-4-12.
+        #expect(
+            NotificationIdentity.apnsId(notificationId: "n1", installationId: "d1", purpose: .alert)
+                == "05612a40-b99f-59bc-8ba0-5fad0e1b8795")
+    }
+
     @Test func apnsIdsAreStableAndDistinctPerDevice() {
         let a = NotificationIdentity.apnsId(notificationId: "n", installationId: "d1", purpose: .alert)
         #expect(a == NotificationIdentity.apnsId(notificationId: "n", installationId: "d1", purpose: .alert))

@@ -21,6 +21,15 @@ struct FeedCursorTests {
         }
     }
 
+    @Test(arguments: [Int64(0), 1, 62, 63, 0xFBFF, 0xFFFF_FFFF, 4_000_000_123, 0x00FF_FFFF_FFFF_FFFF, .max])
+    func textIsBase64URLOfTheVersionAndTheBigEndianPosition(_ position: Int64) {
+        var bytes: [UInt8] = [1]
+        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: position >> shift)) }
+        let expected = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+        #expect(FeedCursor(position: position).text == expected)
+    }
+
     @Test(arguments: [Category.DeliveryMode.app, .combined, .system])
     func appBuiltAndCombinedPayloadsCarryTheCursor(_ mode: Category.DeliveryMode) throws {
         let decider = Fixture.decider()

@@ -31,4 +31,21 @@ import Testing
         #expect(digests.allSatisfy { $0.count == 32 })
         #expect(Set(digests.map { $0.description }).count == digests.count)
     }
+
+    /// Lengths at the padding edges (one or two tail blocks), against digests from a reference implementation.
+    @Test(arguments: [
+        (55, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318"),
+        (56, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a"),
+        (63, "7d3e74a05d7db15bce4ad9ec0658ea98e3f06eeecf16b4c6fff2da457ddc2f34"),
+        (64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"),
+        (65, "635361c48bb9eab14198e76ea8ab7f1a41685d6ad62aa9146d301d4f17eb0ae0"),
+        (119, "31eba51c313a5c08226adf18d4a359cfdfd8d2e816b13f4af952f7ea6584dcfb"),
+        (120, "2f3d335432c70b580af0e8e1b3674a7c020d683aa5f73aaaedfdc55af904c21c"),
+        (128, "6836cf13bac400e9105071cd6af47084dfacad4e5e302c94bfed24e013afb73e"),
+    ])
+    func paddingEdgeVectors(length: Int, digest: String) {
+        #expect(SHA256.hexString(SHA256.hash([UInt8](repeating: 0x61, count: length))) == digest)
+        #expect(SHA256.hex(String(repeating: "a", count: length)) == digest)
+        #expect(SHA256.hexString(SHA256.hash((0..<length).lazy.map { _ in UInt8(0x61) })) == digest)
+    }
 }

@@ -17,6 +17,20 @@ struct TemplateCacheTests {
         let count: Int
     }
 
+    /// Patterns without arguments or quoting print unchanged, exactly as ICU prints them after an empty argument.
+    @Test(arguments: ["New message", "", "Café # 100% | <b> — ok", "Ünïcödé 🎉 \"quoted\"", "a\u{2028}b"])
+    func literalPatternsFormatToThemselvesAsICUDoes(_ pattern: String) throws {
+        let cache = TemplateCache()
+        let literal = try cache.format(pattern: pattern, locale: "en", timeZone: "UTC", values: [:])
+        let throughICU = try cache.format(
+            pattern: pattern + "{x}", locale: "en", timeZone: "UTC", values: ["x": .string("")])
+        #expect(literal == pattern)
+        #expect(literal == throughICU)
+        #expect(throws: MessageFormatError.self) {
+            try cache.format(pattern: pattern, locale: "not a locale", timeZone: "UTC", values: [:])
+        }
+    }
+
     static func jobs() -> [Job] {
         var jobs: [Job] = []
         for count in 0..<30 {

@@ -1,0 +1,145 @@
+/// The FCM request of alerts and digests written directly, without an intermediate document.
+extension FCMPayload {
+    /// The alert or digest request with the given (possibly shortened) text: the same bytes as
+    /// `document(for:token:title:body:).serialized()`.
+    static func alertBody(for content: PushContent, token: String, title: String?, body: String?) -> [UInt8] {
+        let appBuilds = content.mode == .app
+        var writer = PayloadWriter(capacity: 1_024)
+        writer.openObject()
+        writer.key("message")
+        writer.openObject()
+
+        writer.key("android")
+        writer.openObject()
+        if let key = collapseKey(for: content) {
+            writer.key("collapse_key")
+            writer.string(key)
+        }
+        if !appBuilds { writeAndroidNotification(content, into: &writer) }
+        writer.key("priority")
+        writer.word(content.isUrgent ? "high" : "normal")
+        writer.key("ttl")
+        writer.string("\(min(content.ttlSeconds, maxTTLSeconds))s")
+        writer.closeObject()
+
+        writer.key("apns")
+        writer.openObject()
+        writer.key("headers")
+        writeAPNsHeaders(content, into: &writer)
+        writer.key("payload")
+        writer.openObject()
+        writer.key("aps")
+        APNsPayload.writeAps(content, title: title, body: body, alert: appBuilds, into: &writer)
+        writer.closeObject()
+        writer.closeObject()
+
+        writer.key("data")
+        writeData(content, fallbackTitle: appBuilds ? title : nil, fallbackBody: appBuilds ? body : nil, into: &writer)
+
+        if !appBuilds {
+            writer.key("notification")
+            writer.openObject()
+            if let body {
+                writer.key("body")
+                writer.string(body)
+            }
+            if let title {
+                writer.key("title")
+                writer.string(title)
+            }
+            writer.closeObject()
+        }
+        writer.key("token")
+        writer.string(token)
+        writer.closeObject()
+        writer.closeObject()
+        return writer.bytes
+    }
+
+    /// `android.notification`, keys in byte order.
+    private static func writeAndroidNotification(_ content: PushContent, into writer: inout PayloadWriter) {
+        writer.key("notification")
+        writer.openObject()
+        if let channel = content.androidChannelId {
+            writer.key("channel_id")
+            writer.string(channel)
+        }
+        if !content.silenced, content.interruptionLevel != .passive {
+            writer.key("default_sound")
+            writer.bool(true)
+        }
+        if let badge = content.badge {
+            writer.key("notification_count")
+            writer.int(max(0, badge))
+        }
+        if let tag = content.collapseId {
+            writer.key("tag")
+            writer.string(tag)
+        }
+        writer.closeObject()
+    }
+
+    /// `apns.headers`: the APNs content headers of a visible push, keys in byte order.
+    private static func writeAPNsHeaders(_ content: PushContent, into writer: inout PayloadWriter) {
+        writer.openObject()
+        if let collapseId = content.collapseId {
+            writer.key("apns-collapse-id")
+            writer.string(CollapseIdentifier.apns(for: collapseId))
+        }
+        writer.key("apns-expiration")
+        writer.intString(max(1, Int(content.expiresAt.timeIntervalSince1970.rounded(.up))))
+        writer.key("apns-priority")
+        writer.intString(APNsPayload.priority(for: content))
+        writer.key("apns-push-type")
+        writer.string(APNsPayload.pushType(for: content))
+        writer.closeObject()
+    }
+
+    /// `data`: Herald's keys as strings, the badge and, in `app` mode, the fallback text; keys in byte order.
+    private static func writeData(
+        _ content: PushContent, fallbackTitle: String?, fallbackBody: String?, into writer: inout PayloadWriter
+    ) {
+        writer.openObject()
+        if let badge = content.badge {
+            writer.key("badge")
+            writer.intString(max(0, badge))
+        }
+        writer.key("cat")
+        writer.string(content.categoryId)
+        if let collapseId = content.collapseId {
+            writer.key("cid")
+            writer.string(collapseId)
+        }
+        if let count = content.count {
+            writer.key("count")
+            writer.intString(count)
+        }
+        if let cursor = content.cursor, content.mode != .system {
+            writer.key("cursor")
+            writer.string(cursor)
+        }
+        if let fallbackBody {
+            writer.key("fallback_body")
+            writer.string(fallbackBody)
+        }
+        if let fallbackTitle {
+            writer.key("fallback_title")
+            writer.string(fallbackTitle)
+        }
+        if let itemId = content.itemId {
+            writer.key("item")
+            writer.string(itemId)
+        }
+        writer.key("kind")
+        writer.string(content.purpose.rawValue)
+        writer.key("nid")
+        writer.string(content.notificationId)
+        if let threadId = content.threadId {
+            writer.key("thread")
+            writer.string(threadId)
+        }
+        writer.key("v")
+        writer.word("1")
+        writer.closeObject()
+    }
+}
