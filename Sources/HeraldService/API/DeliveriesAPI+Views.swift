@@ -9,7 +9,8 @@ extension DeliveriesAPI {
         var id: String
     }
 
-    /// A leased delivery as a consumer receives it.
+    /// A leased delivery as a consumer receives it; without the lease (`leased_until`, `attempts`), it is also
+    /// the message the NATS relay publishes (schema `RelayedDelivery`).
     struct LeaseView: Encodable {
         var id: String
         var notificationId: String?
@@ -26,10 +27,10 @@ extension DeliveriesAPI {
         var priority: Int
         var availableAt: Date
         var expiresAt: Date
-        var leasedUntil: Date
-        var attempts: Int
+        var leasedUntil: Date?
+        var attempts: Int?
 
-        init(_ lease: DeliveryLease) {
+        init(_ lease: DeliveryLease, withLease: Bool = true) {
             id = lease.id
             notificationId = lease.notificationId
             if let source = lease.eventSource, let eventId = lease.eventId {
@@ -47,8 +48,10 @@ extension DeliveriesAPI {
             priority = lease.priority
             availableAt = lease.availableAt
             expiresAt = lease.expiresAt
-            leasedUntil = lease.leasedUntil
-            attempts = lease.attempts
+            if withLease {
+                leasedUntil = lease.leasedUntil
+                attempts = lease.attempts
+            }
         }
     }
 

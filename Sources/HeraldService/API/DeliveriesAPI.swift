@@ -22,7 +22,7 @@ enum DeliveriesAPI {
             return try HTTPResponse.json(
                 ClaimView(
                     leaseId: leaseId, leasedUntil: now + TimeInterval(body.leaseSeconds ?? 60),
-                    deliveries: claim.leased.map(LeaseView.init)))
+                    deliveries: claim.leased.map { LeaseView($0) }))
         }
         router.post("/v1/deliveries/ack", auth: .scope(.deliveriesConsume)) { request, _ in
             let body: AckBody = try request.decodeJSONValue().decode()

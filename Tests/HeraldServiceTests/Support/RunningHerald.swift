@@ -83,10 +83,10 @@ final class RunningHerald: @unchecked Sendable {
         environment.removeValue(forKey: "ICU_TIMEZONE_FILES_DIR")
         process.environment = environment
         let outputFile = folder + "/stdout-\(port).txt"
-        FileManager.default.createFile(atPath: outputFile, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputFile, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputFile))
         let errorFile = folder + "/stderr-\(port).txt"
-        FileManager.default.createFile(atPath: errorFile, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorFile))
         try process.run()
         return RunningHerald(
