@@ -61,6 +61,32 @@ struct ClientReceiptsTests {
         #expect(await harness.send(.get, "/v1/categories/nope.none/stats").status == .notFound)
     }
 
+    @Test func anOpenReadsANotificationThatNamesNoItem() async throws {
+        let harness = try await PipelineHarness.make(start: start)
+        defer { harness.close() }
+        try await harness.category(PipelineHarness.chatCategory())
+        try await harness.user("u1")
+        try await harness.device("phone", user: "u1", platform: .apns)
+        let events = ["a", "b"].map { PipelineHarness.event(id: "plain-\($0)", users: ["u1"], occurredAt: start) }
+        _ = await harness.send(.post, "/v1/events", json: "[\(events.joined(separator: ","))]")
+        try await harness.decideAll()
+        let ids = try await harness.sql(
+            "SELECT notification_id FROM decisions WHERE user_id = 'u1' AND item_id IS NULL ORDER BY feed_seq"
+        ).map { try $0.string(0) }
+        try #require(ids.count == 2)
+        let counted = try await harness.count(
+            "SELECT count(*) FROM decisions WHERE notification_id = $1 AND counts_unread", [ids[0]])
+
+        let response = await harness.sendAsClient(
+            "u1", .post, "/v1/me/receipts", json: #"{"receipts":[\#(receipt(ids[0], "opened"))]}"#)
+        #expect(response.status == .ok)
+        let read = try await harness.sql(
+            "SELECT notification_id FROM decisions WHERE user_id = 'u1' AND read_at IS NOT NULL"
+        ).map { try $0.string(0) }
+        #expect(read == [ids[0]], "only the opened notification is read")
+        #expect(response.json["items_read"] == .int(counted), "the unread count drops by the one notification")
+    }
+
     /// Two unopened dismissals halve a limit of 4 an hour to 2 for the next decisions; an open restores it.
     @Test func dismissalsReportedByTheAppHalveTheCategoryLimitUntilAnOpen() async throws {
         let harness = try await PipelineHarness.make(start: start)

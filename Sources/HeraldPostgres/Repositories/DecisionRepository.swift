@@ -67,16 +67,20 @@ public enum DecisionRepository {
         sql: """
             UPDATE decisions SET read_at = $2
             WHERE user_id = $1 AND read_at IS NULL AND notification_id IS NOT NULL
-              AND (item_id = ANY($3::text[]) OR thread_id = $4)
+              AND (item_id = ANY($3::text[]) OR thread_id = $4 OR notification_id = ANY($5::text[]))
             RETURNING notification_id, collapse_id, counts_unread
             """)
 
-    /// Marks `userId`'s unread notifications of `itemIds` or `threadId` read and returns them; a second read of the
-    /// same items finds nothing, which is what keeps the unread count from dropping twice.
+    /// Marks `userId`'s unread notifications of `itemIds`, `threadId` or `notificationIds` read and returns them; a
+    /// second read of the same items finds nothing, which is what keeps the unread count from dropping twice.
     public static func markRead(
-        userId: String, itemIds: [String], threadId: String?, at now: Date, on connection: PostgresConnection
+        userId: String, itemIds: [String], threadId: String?, notificationIds: [String] = [], at now: Date,
+        on connection: PostgresConnection
     ) throws -> [DecisionReadMatch] {
-        try connection.query(markRead, [userId, now, PipelineArray(itemIds), threadId]).map { row in
+        let parameters: [(any PostgresEncodable)?] = [
+            userId, now, PipelineArray(itemIds), threadId, PipelineArray(notificationIds),
+        ]
+        return try connection.query(markRead, parameters).map { row in
             DecisionReadMatch(
                 notificationId: try row.string("notification_id"),
                 collapseId: try row.decode(String?.self, "collapse_id"), countsUnread: try row.bool("counts_unread"))

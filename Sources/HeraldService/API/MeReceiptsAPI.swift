@@ -4,7 +4,8 @@ import HeraldHTTP
 import HeraldPostgres
 
 /// `POST /v1/me/receipts`: what the app displayed, opened or dismissed, in batches. Each receipt is stored once;
-/// `opened` is also a read of the notification's item, so the badge drops and the other devices withdraw it.
+/// `opened` is also a read of the notification's item (or of the notification alone when it names no item), so
+/// the badge drops and the other devices withdraw it.
 enum MeReceiptsAPI {
     static let maxReceipts = 500
 
@@ -97,8 +98,12 @@ enum MeReceiptsAPI {
             unknown: ids.filter { targets[$0] == nil }.sorted(), itemsRead: 0)
         let opened = known.filter { $0.event == "opened" }
         let items = Array(Set(opened.compactMap { targets[$0.notificationId]?.itemId })).sorted()
-        if !items.isEmpty {
-            let read = ReadRequest(userId: userId, itemIds: items, threadId: nil, device: opened.first?.device)
+        // A notification without an item is read by its own id.
+        let itemless = Array(Set(opened.filter { targets[$0.notificationId]?.itemId == nil }.map(\.notificationId)))
+            .sorted()
+        if !items.isEmpty || !itemless.isEmpty {
+            let read = ReadRequest(
+                userId: userId, itemIds: items, threadId: nil, device: opened.first?.device, notificationIds: itemless)
             if let outcome = try ReadsAPI.apply(read, decider: decider, now: now, on: connection) {
                 view.itemsRead = outcome.itemsRead
                 view.unreadCount = outcome.unreadCount

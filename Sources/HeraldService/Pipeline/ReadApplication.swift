@@ -11,7 +11,8 @@ enum ReadApplication {
         on connection: PostgresConnection, now: Date, eventSource: String?, eventId: String?
     ) throws -> ReadOutcome {
         var matches = try DecisionRepository.markRead(
-            userId: request.userId, itemIds: request.itemIds, threadId: request.threadId, at: now, on: connection)
+            userId: request.userId, itemIds: request.itemIds, threadId: request.threadId,
+            notificationIds: request.notificationIds, at: now, on: connection)
         // Notifications decided earlier in the same batch are not in the table yet.
         for index in output.decisions.indices {
             let decision = output.decisions[index]
@@ -20,7 +21,8 @@ enum ReadApplication {
             else { continue }
             let byItem = decision.itemId.map { request.itemIds.contains($0) } ?? false
             let byThread = request.threadId != nil && decision.threadId == request.threadId
-            guard byItem || byThread else { continue }
+            let byId = request.notificationIds.contains(notificationId)
+            guard byItem || byThread || byId else { continue }
             output.decisions[index].readAt = now
             matches.append(
                 DecisionReadMatch(
