@@ -36,6 +36,22 @@ for _ in $(seq 1 300); do
 done
 ready "$port" || { echo "herald never became ready"; tail -20 "$work/herald.log"; exit 1; }
 
+# A category and a few users in different zones, so the documented campaign example plans real waves.
+python3 - "$port" "$key" <<'PY'
+import json, sys, urllib.request
+port, key = sys.argv[1], sys.argv[2]
+def call(method, path, body):
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(), method=method,
+        headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"})
+    urllib.request.urlopen(request, timeout=5).read()
+call("POST", "/v1/categories", {"id": "daily-digest", "name": "Daily digest",
+                                "templates": {"en": {"title": "Your digest", "body": "{edition} edition"}}})
+for user, zone in [("contract-paris", "Europe/Paris"), ("contract-kolkata", "Asia/Kolkata"),
+                   ("contract-kathmandu", "Asia/Kathmandu")]:
+    call("PUT", f"/v1/users/{user}", {"locale": "en", "time_zone": zone})
+PY
+
 # One worker: the generator is not thread-safe on every Python (a rare internal "AST recursion depth" error).
 .venv/bin/schemathesis run openapi.yaml --url "http://127.0.0.1:$port" \
     --header "Authorization: Bearer $key" \
