@@ -1,7 +1,6 @@
 import Foundation
 import HeraldHTTP
 import HeraldPostgres
-import Synchronization
 
 /// Hands queued deliveries to JetStream on a thread of its own: leases a batch from the queue (the same
 /// `FOR UPDATE SKIP LOCKED` claim HTTP consumers use, so any number of relays and consumers share it), publishes
@@ -15,8 +14,7 @@ final class DeliveryRelay: Sendable {
     private let logger: Logger
     private let metrics: Metrics
     private let clock: @Sendable () -> Date
-    private let running = Atomic<Bool>(true)
-    private let finished = DispatchSemaphore(value: 0)
+    private let loop = ServiceThread(name: "herald-nats-relay")
 
     /// Seconds a relay round may hold its deliveries before another relay or consumer may take them.
     static let leaseSeconds = 60
@@ -33,21 +31,15 @@ final class DeliveryRelay: Sendable {
         self.logger = logger
         self.metrics = metrics
         self.clock = clock
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        thread.name = "herald-nats-relay"
-        thread.start()
+        loop.start { [self] in run() }
     }
 
     /// Finishes the round in hand and stops.
     func stop() {
-        running.store(false, ordering: .relaxed)
-        finished.wait()
+        loop.stop()
     }
 
-    private var isRunning: Bool { running.load(ordering: .relaxed) }
+    private var isRunning: Bool { loop.isRunning }
 
     private func run() {
         while isRunning {
@@ -101,10 +93,7 @@ final class DeliveryRelay: Sendable {
         return ids.count
     }
 
-    private func pause(seconds: Double) {
-        let end = Date().addingTimeInterval(seconds)
-        while isRunning, Date() < end { Thread.sleep(forTimeInterval: 0.02) }
-    }
+    private func pause(seconds: Double) { loop.pause(seconds: seconds) }
 
     static let counter = "herald_nats_deliveries_total"
     static let help = "Deliveries published to NATS: relayed (acknowledged) or retried (sent again later)."

@@ -1,7 +1,6 @@
 import Foundation
 import HeraldHTTP
 import HeraldPostgres
-import Synchronization
 
 /// Reads events from a JetStream durable pull consumer into the inbox on a thread of its own. Each message is one
 /// event object, stored through the same idempotent ingest as `POST /v1/events` (keyed by source and id), and
@@ -14,8 +13,7 @@ final class EventStreamConsumer: Sendable {
     private let logger: Logger
     private let metrics: Metrics
     private let clock: @Sendable () -> Date
-    private let running = Atomic<Bool>(true)
-    private let finished = DispatchSemaphore(value: 0)
+    private let loop = ServiceThread(name: "herald-nats-events")
 
     /// Starts consuming at once.
     init(
@@ -28,21 +26,15 @@ final class EventStreamConsumer: Sendable {
         self.logger = logger
         self.metrics = metrics
         self.clock = clock
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        thread.name = "herald-nats-events"
-        thread.start()
+        loop.start { [self] in run() }
     }
 
     /// Finishes the batch in hand (its messages are acknowledged or left for redelivery) and stops.
     func stop() {
-        running.store(false, ordering: .relaxed)
-        finished.wait()
+        loop.stop()
     }
 
-    private var isRunning: Bool { running.load(ordering: .relaxed) }
+    private var isRunning: Bool { loop.isRunning }
 
     private func run() {
         while isRunning {
@@ -162,10 +154,7 @@ final class EventStreamConsumer: Sendable {
         }
     }
 
-    private func pause(seconds: Double) {
-        let end = Date().addingTimeInterval(seconds)
-        while isRunning, Date() < end { Thread.sleep(forTimeInterval: 0.05) }
-    }
+    private func pause(seconds: Double) { loop.pause(seconds: seconds) }
 
     static let counter = "herald_nats_events_total"
     static let help = "Events read from NATS by outcome: accepted, duplicate, dead_letter, backlog_full."
