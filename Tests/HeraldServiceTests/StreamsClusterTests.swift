@@ -7,7 +7,7 @@ import Testing
 
 /// Events in and deliveries out through a real three-node JetStream cluster, with one node stopped and started
 /// again mid-load: nothing lost, nothing duplicated at the consumer after de-duplication by message id, and bad
-/// messages in the dead-letter stream with their reason.
+/// messages in the dead-letter stream (which Herald creates) with their reason.
 @Suite("NATS JetStream cluster", .serialized)
 struct StreamsClusterTests {
     static let events = 3_000
@@ -18,7 +18,6 @@ struct StreamsClusterTests {
         defer { cluster.shutDown() }
         try await offCooperativePool {
             try cluster.ensureStream(name: "HERALD_EVENTS", subjects: ["herald.events.>"], replicas: 3)
-            try cluster.ensureStream(name: "HERALD_DEAD", subjects: ["herald.dead.>"], replicas: 3)
         }
         let (conninfo, pool) = try await offCooperativePool {
             let conninfo = try TemporaryPostgres.freshDatabase()

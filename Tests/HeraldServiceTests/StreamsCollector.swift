@@ -64,10 +64,10 @@ final class DeliveryCollector: Sendable {
     static func deadLetters(servers: [String]) throws -> [String] {
         let client = try NATSClient(servers: servers, name: "herald-test-dead")
         let subscription = try client.pullSubscription(
-            stream: "HERALD_DEAD", subject: "herald.dead.>", durable: "test-dead", ackWaitSeconds: 30,
+            stream: "HERALD_DEAD", subject: "herald.dead.events", durable: "test-dead", ackWaitSeconds: 30,
             maxAckPending: 100)
         var reasons: [String] = []
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(30)
         while Date() < deadline, reasons.count < 2 {
             for message in try subscription.fetch(batch: 10, timeoutMilliseconds: 500) {
                 reasons.append(message.header("Herald-Reason") ?? "")

@@ -12,12 +12,15 @@ struct StreamsSettingsTests {
             environment: [
                 "HERALD_NATS_URL": "nats://10.0.0.1:4222, nats://10.0.0.2:4222", "HERALD_NATS_RELAY": "on",
                 "HERALD_NATS_REPLICAS": "3", "HERALD_NATS_EVENTS_SUBJECT": "app.events.*",
+                "HERALD_NATS_DEAD_LETTER_STREAM": "APP_DEAD",
             ], arguments: []
         ).get()
         #expect(config.natsServers == ["nats://10.0.0.1:4222", "nats://10.0.0.2:4222"])
         #expect(config.natsRelay && config.natsEvents && config.natsEnabled)
         #expect(config.natsReplicas == 3)
         #expect(config.natsEventsSubject == "app.events.*")
+        #expect(StreamSettings(config: config).deadLetterStream == "APP_DEAD")
+        #expect(ServiceConfig.defaults.natsDeadLetterStream == "HERALD_DEAD")
         #expect(!ServiceConfig.defaults.natsEnabled)
     }
 
@@ -31,6 +34,7 @@ struct StreamsSettingsTests {
         ["HERALD_NATS_URL": "nats://a:4222", "HERALD_NATS_DEAD_LETTER_SUBJECT": "dead.*"],
         ["HERALD_NATS_URL": "nats://a:4222", "HERALD_NATS_DEAD_LETTER_SUBJECT": "herald.events.dead"],
         ["HERALD_NATS_URL": "nats://a:4222", "HERALD_NATS_REPLICAS": "7"],
+        ["HERALD_NATS_URL": "nats://a:4222", "HERALD_NATS_DEAD_LETTER_STREAM": "dead letters"],
     ])
     func badNATSSettingsAreRefused(_ environment: [String: String]) {
         guard case .failure(let problems) = ServiceConfig.load(environment: environment, arguments: []) else {

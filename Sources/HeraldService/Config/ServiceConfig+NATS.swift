@@ -20,6 +20,7 @@ extension ServiceConfig {
         Self.name(values, "HERALD_NATS_EVENTS_STREAM", &natsEventsStream, &problems)
         Self.name(values, "HERALD_NATS_CONSUMER", &natsConsumer, &problems)
         Self.name(values, "HERALD_NATS_DELIVERIES_STREAM", &natsDeliveriesStream, &problems)
+        Self.name(values, "HERALD_NATS_DEAD_LETTER_STREAM", &natsDeadLetterStream, &problems)
         Self.subject(values, "HERALD_NATS_EVENTS_SUBJECT", wildcards: true, &natsEventsSubject, &problems)
         Self.subject(values, "HERALD_NATS_DEAD_LETTER_SUBJECT", wildcards: false, &natsDeadLetterSubject, &problems)
         Self.switchValue(values, "HERALD_NATS_EVENTS", &natsEvents, &problems)

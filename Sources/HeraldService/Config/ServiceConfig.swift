@@ -55,6 +55,8 @@ public struct ServiceConfig: Sendable, Equatable {
     public var natsConsumer = "herald"
     /// Where messages that are not acceptable events go, with the reason in a header.
     public var natsDeadLetterSubject = "herald.dead.events"
+    /// The JetStream stream that keeps dead letters (created over `natsDeadLetterSubject` when missing).
+    public var natsDeadLetterStream = "HERALD_DEAD"
     /// Whether this instance consumes events from NATS (when servers are set).
     public var natsEvents = true
     /// Whether this instance relays queued deliveries to `herald.deliveries.<platform>`.
@@ -99,7 +101,8 @@ extension ServiceConfig {
         ("HERALD_CAMPAIGN_MIN_WAVE_SECONDS", "--campaign-min-wave-seconds"),
         ("HERALD_NATS_URL", "--nats-url"), ("HERALD_NATS_EVENTS_STREAM", "--nats-events-stream"),
         ("HERALD_NATS_EVENTS_SUBJECT", "--nats-events-subject"), ("HERALD_NATS_CONSUMER", "--nats-consumer"),
-        ("HERALD_NATS_DEAD_LETTER_SUBJECT", "--nats-dead-letter-subject"), ("HERALD_NATS_EVENTS", "--nats-events"),
+        ("HERALD_NATS_DEAD_LETTER_SUBJECT", "--nats-dead-letter-subject"),
+        ("HERALD_NATS_DEAD_LETTER_STREAM", "--nats-dead-letter-stream"), ("HERALD_NATS_EVENTS", "--nats-events"),
         ("HERALD_NATS_RELAY", "--nats-relay"), ("HERALD_NATS_DELIVERIES_STREAM", "--nats-deliveries-stream"),
         ("HERALD_NATS_REPLICAS", "--nats-replicas"), ("HERALD_NATS_BATCH_SIZE", "--nats-batch-size"),
     ]

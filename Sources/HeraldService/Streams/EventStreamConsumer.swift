@@ -5,7 +5,7 @@ import HeraldPostgres
 /// Reads events from a JetStream durable pull consumer into the inbox on a thread of its own. Each message is one
 /// event object, stored through the same idempotent ingest as `POST /v1/events` (keyed by source and id), and
 /// acknowledged only after the inbox commit; a redelivered message is a duplicate and is simply acknowledged.
-/// A message that is not an acceptable event goes to the dead-letter subject with the reason, then is terminated.
+/// A message that is not an acceptable event goes to the dead-letter stream with the reason, then is terminated.
 final class EventStreamConsumer: Sendable {
     private let settings: StreamSettings
     private let pool: PostgresPool
@@ -42,6 +42,9 @@ final class EventStreamConsumer: Sendable {
                 let client = try NATSClient(servers: settings.servers, name: settings.clientName + "-events")
                 try client.ensureStream(
                     name: settings.eventsStream, subjects: [settings.eventsSubject], replicas: settings.replicas)
+                try client.ensureStream(
+                    name: settings.deadLetterStream, subjects: [settings.deadLetterSubject],
+                    replicas: settings.replicas)
                 let subscription = try client.pullSubscription(
                     stream: settings.eventsStream, subject: settings.eventsSubject, durable: settings.consumer,
                     ackWaitSeconds: 30, maxAckPending: settings.batchSize * 8)
@@ -132,24 +135,19 @@ final class EventStreamConsumer: Sendable {
         metrics.increment(Self.counter, help: Self.help, labels: ["outcome": outcome], by: 1)
     }
 
-    /// Publishes the message with the reason to the dead-letter subject, then terminates the original. A stream
-    /// capturing that subject keeps it; without one it goes to current subscribers only.
+    /// Publishes the message with the reason to the dead-letter stream and, once the stream has acknowledged it,
+    /// terminates the original. Until then (a stream leader being elected, say) the original stays in its stream.
     private func deadLetter(_ message: NATSInboundMessage, reason: String, client: NATSClient) {
         let letter = OutgoingMessage(
             subject: settings.deadLetterSubject, body: message.body,
             headers: [("Herald-Reason", reason), ("Herald-Original-Subject", message.subject)])
         do {
-            do {
-                try client.publish(letter)
-            } catch let error where error.isNoResponders {
-                try client.publishCore(letter)
-            }
+            try client.publish(letter)
             try? message.term()
             metrics.increment(Self.counter, help: Self.help, labels: ["outcome": "dead_letter"], by: 1)
             logger.info("nats event dead-lettered", ["nats.reason": .string(reason)])
         } catch {
-            // Keep the original until the dead letter is safe.
-            try? message.nak(delayMilliseconds: 5_000)
+            try? message.nak(delayMilliseconds: 2_000)
             logger.warning("dead letter not published", ["error": .string(String(describing: error))])
         }
     }

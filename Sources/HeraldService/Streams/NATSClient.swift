@@ -79,8 +79,9 @@ final class NATSClient {
             }
         }
         jsStreamInfo_Destroy(info)
-        // Another instance may have created it meanwhile (10058: stream name already in use).
-        if status != NATS_OK && code.rawValue != 10058 {
+        // Another instance may have created it meanwhile (10058: stream name already in use), or a stream of
+        // another name already captures these subjects (10065), which serves as well.
+        if status != NATS_OK && code.rawValue != 10058 && code.rawValue != 10065 {
             throw NATSError(operation: "add stream", status: status, jetStreamCode: code)
         }
     }
@@ -118,14 +119,6 @@ final class NATSClient {
         let status = js_PublishMsg(&ack, jetStream, message, &options, &code)
         jsPubAck_Destroy(ack)
         try NATSError.check(status, "publish", jetStreamCode: code)
-    }
-
-    /// Publishes on core NATS (no stream stores it; only current subscribers see it), flushed to the server.
-    func publishCore(_ outgoing: OutgoingMessage) throws(NATSError) {
-        let message = try outgoing.makeMessage()
-        defer { natsMsg_Destroy(message) }
-        try NATSError.check(natsConnection_PublishMsg(connection, message), "publish")
-        try NATSError.check(natsConnection_FlushTimeout(connection, 2_000), "flush")
     }
 
     /// Publishes every message without waiting for each acknowledgement, then waits up to `maxWaitMilliseconds`

@@ -16,9 +16,6 @@ struct NATSError: Error, Sendable, CustomStringConvertible {
     /// Whether the call only ran out of time (an empty fetch, a slow acknowledgement).
     var isTimeout: Bool { code == "timeout" }
 
-    /// Whether no server endpoint listened on the subject (no stream captures it).
-    var isNoResponders: Bool { code == "no responders" }
-
     init(operation: String, status: natsStatus, jetStreamCode: jsErrCode = jsErrCode(rawValue: 0)) {
         self.operation = operation
         self.code = Self.text(of: status)

@@ -7,6 +7,7 @@ struct StreamSettings: Sendable, Equatable {
     var eventsSubject: String
     var consumer: String
     var deadLetterSubject: String
+    var deadLetterStream: String
     var deliveriesStream: String
     var replicas: Int
     var batchSize: Int
@@ -29,6 +30,7 @@ struct StreamSettings: Sendable, Equatable {
         eventsSubject = config.natsEventsSubject
         consumer = config.natsConsumer
         deadLetterSubject = config.natsDeadLetterSubject
+        deadLetterStream = config.natsDeadLetterStream
         deliveriesStream = config.natsDeliveriesStream
         replicas = config.natsReplicas
         batchSize = config.natsBatchSize
