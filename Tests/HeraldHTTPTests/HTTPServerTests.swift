@@ -241,7 +241,7 @@ final class RunningServer {
         let release = DispatchSemaphore(value: 0)
         let running = try RunningServer { router in
             router.get("/slow", auth: .public) { _, _ in
-                _ = release.wait(timeout: .now() + 10)
+                _ = release.wait(timeout: .now() + 30)
                 return .text("finished")
             }
         }
@@ -255,13 +255,15 @@ final class RunningServer {
         let stopped = SharedBox(false)
         let server = running.server
         Thread {
-            server.stop(timeout: .seconds(10))
+            server.stop(timeout: .seconds(30))
             stopped.value = true
         }.start()
         #expect(waitUntil { server.isDraining })
         #expect(!stopped.value)
         release.signal()
         #expect(waitUntil { stopped.value })
+        // The client thread stores what it read on its own schedule, possibly just after the server stopped.
+        #expect(waitUntil { result.value != nil })
         let response = try #require(result.value)
         #expect(response.status == 200)
         #expect(response.text == "finished")
