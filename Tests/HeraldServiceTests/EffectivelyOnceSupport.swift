@@ -43,7 +43,7 @@ final class HeraldUnderTest: Sendable {
         environment.merge(extra) { $1 }
         process.environment = environment
         let log = folder + "/herald-\(UUID().uuidString.prefix(6)).log"
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         try process.run()

@@ -65,12 +65,19 @@ extension CampaignRepository {
                                'user_ids', COALESCE(jsonb_agg(user_id ORDER BY user_id), '[]'::jsonb))) AS body
                 FROM fresh
             ),
-            event AS (
-                INSERT INTO events (source, id, category_id, body_hash, document, accepted_at)
-                SELECT 'campaign', $4, $5, encode(sha256(convert_to(body::text, 'UTF8')), 'hex'), body, $6
+            hashed AS (
+                SELECT body, encode(sha256(convert_to(body::text, 'UTF8')), 'hex') AS body_hash
                 FROM document WHERE recipients > 0
-                ON CONFLICT ON CONSTRAINT events_source_id_unique DO NOTHING
+            ),
+            event AS (
+                INSERT INTO event_keys (source, id, body_hash, accepted_at)
+                SELECT 'campaign', $4, body_hash, $6 FROM hashed
+                ON CONFLICT ON CONSTRAINT event_keys_pkey DO NOTHING
                 RETURNING seq
+            ),
+            stored AS (
+                INSERT INTO events (seq, source, id, category_id, body_hash, document, accepted_at)
+                SELECT event.seq, 'campaign', $4, $5, hashed.body_hash, hashed.body, $6 FROM event, hashed
             ),
             link AS (
                 INSERT INTO campaign_events (campaign_id, wave, event_seq) SELECT $1, $2, seq FROM event

@@ -10,7 +10,8 @@ public enum EventRepository {
 
     /// Inserts a whole batch in one statement: unknown and archived categories are refused, existing
     /// (source, id) pairs are left alone and reported with their stored hash, so the caller tells a retry from a
-    /// conflict. Rows must be unique by (source, id).
+    /// conflict. Rows must be unique by (source, id). The key goes to `event_keys` (unique across every day
+    /// partition), which also allocates the seq; the event row follows only for a key stored now.
     static let ingest = Query(
         name: "events_ingest",
         sql: """
@@ -24,19 +25,24 @@ public enum EventRepository {
                        (c.archived_at IS NOT NULL OR COALESCE((c.document->>'archived')::boolean, false)) AS archived
                 FROM input i LEFT JOIN categories c ON c.id = i.category_id
             ),
-            inserted AS (
-                INSERT INTO events (source, id, category_id, body_hash, document, accepted_at)
-                SELECT source, id, category_id, body_hash, document, $2 FROM checked
+            keyed AS (
+                INSERT INTO event_keys (source, id, body_hash, accepted_at)
+                SELECT source, id, body_hash, $2 FROM checked
                 WHERE category_known AND NOT archived
                 ORDER BY ord
-                ON CONFLICT ON CONSTRAINT events_source_id_unique DO NOTHING
+                ON CONFLICT ON CONSTRAINT event_keys_pkey DO NOTHING
                 RETURNING seq, source, id
+            ),
+            inserted AS (
+                INSERT INTO events (seq, source, id, category_id, body_hash, document, accepted_at)
+                SELECT k.seq, c.source, c.id, c.category_id, c.body_hash, c.document, $2
+                FROM keyed k JOIN checked c ON c.source = k.source AND c.id = k.id
             )
             SELECT c.ord, c.category_known, c.archived, n.seq AS new_seq, e.seq AS old_seq, e.body_hash AS old_hash,
                    e.accepted_at AS old_accepted_at
             FROM checked c
-            LEFT JOIN inserted n ON n.source = c.source AND n.id = c.id
-            LEFT JOIN events e ON e.source = c.source AND e.id = c.id
+            LEFT JOIN keyed n ON n.source = c.source AND n.id = c.id
+            LEFT JOIN event_keys e ON e.source = c.source AND e.id = c.id
             ORDER BY c.ord
             """)
     static let notify = Query(name: "events_notify", sql: "SELECT pg_notify('herald_events', '')")
@@ -91,6 +97,9 @@ public enum EventRepository {
         if try row.bool("archived") { return .archivedCategory }
         return nil
     }
+
+    /// The counter part of an event seq; the bits above hold the UTC day number (see `0011_retention.sql`).
+    public static let counterMask: Int64 = (1 << 44) - 1
 
     // MARK: - The workers' side
 
@@ -175,13 +184,15 @@ public enum EventRepository {
         name: "events_backlog_bound",
         sql: """
             SELECT COALESCE(
-                (SELECT max(seq) FROM events) - (SELECT min(seq) FROM events WHERE state = 'pending') + 1, 0)
+                ((SELECT max(seq) FROM events) & $1) - ((SELECT min(seq) FROM events WHERE state = 'pending') & $1)
+                    + 1, 0)
             """)
 
-    /// An upper bound of the undecided events from two index probes: the span from the oldest undecided event to
-    /// the newest event. Exact while workers decide in order; `backlog(upTo:)` confirms a high value.
+    /// An upper bound of the undecided events from two index probes: the span of the seqs' counter part (below
+    /// the day bits) from the oldest undecided event to the newest event. Exact while workers decide in order;
+    /// `backlog(upTo:)` confirms a high value.
     public static func backlogUpperBound(on connection: PostgresConnection) throws -> Int {
-        try connection.query(backlogBound).single().int(0)
+        try connection.query(backlogBound, [counterMask]).single().int(0)
     }
 
     /// Undecided events, counted up to `limit` (counting further would cost time and change no answer).

@@ -39,15 +39,12 @@ enum BenchLimit {
 
     /// Writes the rows for the pending events of `source` in batches of `batch` from `writers` threads.
     static func run(_ service: BenchService, source: String, users: Int, batch: Int, writers: Int) throws -> Figures {
-        let bounds = try service.database { connection in
-            let row = try connection.query(
-                Query(unsafeSQL: "SELECT min(seq), max(seq) FROM events WHERE source = '\(source)'")
-            ).single()
-            return (first: try row.int(0), last: try row.int(1))
+        // Seqs carry their day in the high bits, so the batches are cut from the list of seqs, not a span.
+        let seqs = try service.database { connection in
+            try connection.query(Query(unsafeSQL: "SELECT seq FROM events WHERE source = '\(source)' ORDER BY seq"))
+                .map { try $0.int(0) }
         }
-        let ranges = stride(from: bounds.first, through: bounds.last, by: batch).map {
-            $0...min($0 + batch - 1, bounds.last)
-        }
+        let ranges = stride(from: 0, to: seqs.count, by: batch).map { Array(seqs[$0..<min($0 + batch, seqs.count)]) }
         let lanes = max(1, writers)
         let start = ContinuousClock.now
         let written = try BenchThreads.run(lanes) { lane in
@@ -60,13 +57,13 @@ enum BenchLimit {
             return deliveries
         }
         return Figures(
-            events: bounds.last - bounds.first + 1, deliveries: written.reduce(0, +),
+            events: seqs.count, deliveries: written.reduce(0, +),
             seconds: BenchStatistics.seconds(since: start))
     }
 
     /// One batch's transaction: both COPYs, then the state upserts, the events' update and COMMIT in one pipeline.
     private static func write(
-        _ range: ClosedRange<Int>, source: String, users: Int, on connection: PostgresConnection
+        _ range: [Int], source: String, users: Int, on connection: PostgresConnection
     ) throws -> Int {
         let now = Date()
         let body = String(repeating: "x", count: 180)
@@ -102,7 +99,7 @@ enum BenchLimit {
                 }
             }
             var queries = try RecipientStateRepository.writeQueries(state, now: now)
-            queries.append(BoundQuery(markDecided, [range.lowerBound, range.upperBound, now]))
+            queries.append(BoundQuery(markDecided, [range.first!, range.last!, now]))
             queries.append(PipelineRepository.commitQuery)
             _ = try connection.pipeline(queries)
             return written

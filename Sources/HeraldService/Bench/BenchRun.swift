@@ -117,7 +117,9 @@ struct BenchRun {
         let bodies = stride(from: 0, to: count, by: 10).map {
             population.eventBatch(source: source, $0..<($0 + 10))
         }
-        let firstSeq = Int(try service.number("SELECT COALESCE(max(seq), 0)::float8 FROM events")) + 1
+        let firstSeq = try service.database { connection in
+            try connection.query(Query(unsafeSQL: "SELECT COALESCE(max(seq), 0) + 1 FROM events")).single().int(0)
+        }
         let lanes = try BenchThreads.run(2) { [service] lane in
             if lane == 0 {
                 return try client.steady(bodies: bodies, interval: 0.01, connections: 4)

@@ -45,6 +45,8 @@ public struct ServiceConfig: Sendable, Equatable {
     public var campaignBatchSize: Int = 1_000
     /// The shortest time, in seconds, one campaign wave's batches are spread over.
     public var campaignMinWaveSeconds: Int = 60
+    /// Days events, decisions, digests and finished deliveries are kept; older day partitions are dropped.
+    public var retentionDays: Int = 30
     /// NATS servers (`nats://host:port`) of one cluster; empty runs without NATS.
     public var natsServers: [String] = []
     /// The JetStream stream events are read from (created with `natsEventsSubject` when missing).
@@ -99,6 +101,7 @@ extension ServiceConfig {
         ("HERALD_CLIENT_TOKEN_KEYS", "--client-token-keys"), ("HERALD_CLIENT_TOKEN_TTL", "--client-token-ttl"),
         ("HERALD_CAMPAIGN_BATCH_SIZE", "--campaign-batch-size"),
         ("HERALD_CAMPAIGN_MIN_WAVE_SECONDS", "--campaign-min-wave-seconds"),
+        ("HERALD_RETENTION_DAYS", "--retention-days"),
         ("HERALD_NATS_URL", "--nats-url"), ("HERALD_NATS_EVENTS_STREAM", "--nats-events-stream"),
         ("HERALD_NATS_EVENTS_SUBJECT", "--nats-events-subject"), ("HERALD_NATS_CONSUMER", "--nats-consumer"),
         ("HERALD_NATS_DEAD_LETTER_SUBJECT", "--nats-dead-letter-subject"),
@@ -180,6 +183,7 @@ extension ServiceConfig {
         Self.integer(values, "HERALD_EVENT_BACKLOG_LIMIT", 1...100_000_000, &eventBacklogLimit, &problems)
         Self.integer(values, "HERALD_CAMPAIGN_BATCH_SIZE", 1...5_000, &campaignBatchSize, &problems)
         Self.integer(values, "HERALD_CAMPAIGN_MIN_WAVE_SECONDS", 0...86_400, &campaignMinWaveSeconds, &problems)
+        Self.integer(values, "HERALD_RETENTION_DAYS", 1...3_650, &retentionDays, &problems)
         if let dir = values["HERALD_MIGRATIONS_DIR"] { migrationsDirectory = dir }
         Self.integer(
             values, "HERALD_CLIENT_TOKEN_TTL", 60...Self.maxClientTokenTTLSeconds, &clientTokenTTLSeconds, &problems)

@@ -30,9 +30,16 @@ enum MigrateCommand {
         return 0
     }
 
-    /// Applies pending migrations over a connection of its own, under the migrator's advisory lock.
+    /// Applies pending migrations over a connection of its own, under the migrator's advisory lock, then makes
+    /// sure the day partitions of today and the next days exist (a database left alone for days gets them here,
+    /// before anything is stored).
     static func apply(_ migrator: Migrator, conninfo: String) throws -> [Migration] {
         let connection = try PostgresConnection(conninfo: conninfo)
-        return try migrator.migrate(on: connection)
+        let applied = try migrator.migrate(on: connection)
+        try RetentionRepository.ensurePartitions(daysAhead: partitionDaysAhead, on: connection)
+        return applied
     }
+
+    /// Day partitions kept ready ahead of today.
+    static let partitionDaysAhead = 3
 }

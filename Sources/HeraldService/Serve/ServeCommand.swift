@@ -41,6 +41,10 @@ enum ServeCommand {
         let workers = try PipelineService.start(context: context, conninfo: database.conninfo)
         let campaigns = try CampaignService.start(context: context, conninfo: database.conninfo)
         let streams = try StreamsService.start(context: context, conninfo: database.conninfo)
+        let retention = RetentionJob(
+            settings: RetentionJob.Settings(retentionDays: config.retentionDays), pool: pool, logger: logger,
+            metrics: metrics)
+        retention.start()
         let dispatcher = RequestDispatcher(
             router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger,
             clientTokens: context.clientTokenAuthentication)
@@ -60,6 +64,7 @@ enum ServeCommand {
         server.stop(timeout: .seconds(config.shutdownGraceSeconds))
         logger.info("stopped accepting requests")
         campaigns.stop()
+        retention.stop()
         streams?.stop()
         workers?.stop()
     }
