@@ -42,7 +42,8 @@ jq -e '([.limit.events_per_second, .limit.deliveries_per_second, .pipeline.event
         .pipeline.deliveries_per_second, .pipeline.ratio_to_limit, .ingest.events_per_second, .ingest.p50_ms,
         .ingest.p99_ms, .latency.p50_ms, .latency.p95_ms, .latency.p99_ms, .memory.peak_rss_mb,
         .population.load_seconds, .campaign.plan_seconds, .campaign.recipients_per_second,
-        .campaign.decided_recipients_per_second] | all(type == "number" and . > 0))
+        .campaign.decided_recipients_per_second, .aging.events_per_second, .aging.ratio_to_fresh,
+        .aging.partitions_dropped, .aging.keys_trimmed] | all(type == "number" and . > 0))
     and .campaign.status == "run" and (.git_commit | type == "string")' "$bench_json" > /dev/null \
     || { echo "herald bench --quick wrote incomplete figures:"; cat "$bench_json"; exit 1; }
 echo "bench --quick passed in $(( $(date +%s) - bench_started )) s"

@@ -75,8 +75,7 @@ struct RetentionTests {
     }
 
     /// One day of history: an event with its key, a decision, a digest and a delivery.
-    static func history(_ harness: PipelineHarness, day: Int, eventState: String, deliveryState: String) async throws
-    {
+    static func history(_ harness: PipelineHarness, day: Int, eventState: String, deliveryState: String) async throws {
         _ = try await harness.sql(
             """
             WITH e AS (

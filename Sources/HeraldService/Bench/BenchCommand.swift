@@ -13,12 +13,15 @@ enum BenchCommand {
         var latencySeconds = 30
         /// Users added for the campaign phase (spread over about 400 zones).
         var campaignUsers = 1_000_000
+        /// Past days of history written for the aging phase, and events per day.
+        var agingDays = 30
+        var agingEventsPerDay = 10_000
         /// Seconds of the steady soak after the other phases; 0 for none.
         var soakSeconds = 0
         var quick = false
         static let quick = Sizes(
             users: 2_000, limitEvents: 5_000, pipelineEvents: 5_000, ingestEvents: 5_000, latencySeconds: 5,
-            campaignUsers: 10_000, quick: true)
+            campaignUsers: 10_000, agingDays: 3, agingEventsPerDay: 2_000, quick: true)
     }
 
     static let usage = "usage: herald bench [--quick] [--soak] [--json PATH]\n"

@@ -44,7 +44,7 @@ struct BenchRun {
         try preload(source: "bench-pipeline", count: sizes.pipelineEvents)
         let peakReset = BenchStatistics.resetPeakResident()
         started = ContinuousClock.now
-        let running = try service.startWorkers()
+        var running = try service.startWorkers()
         defer { running?.stop() }
         try service.waitForDrain()
         let pipelineSeconds = BenchStatistics.seconds(since: started)
@@ -59,6 +59,30 @@ struct BenchRun {
             "events": sizes.pipelineEvents, "deliveries": deliveries, "seconds": pipelineSeconds, "workers": workers,
             "batch": batch, "events_per_second": pipelineRate, "deliveries_per_second": pipelineDeliveries,
             "ratio_to_limit": ratio,
+        ]
+
+        BenchCommand.progress("aging")
+        running?.stop()
+        let history = try BenchAging.fill(
+            service, days: sizes.agingDays, eventsPerDay: sizes.agingEventsPerDay, users: sizes.users)
+        try preload(source: "bench-aged", count: sizes.pipelineEvents)
+        started = ContinuousClock.now
+        running = try service.startWorkers()
+        try service.waitForDrain()
+        let agedRate = BenchStatistics.rate(sizes.pipelineEvents, seconds: BenchStatistics.seconds(since: started))
+        let expired = try BenchAging.expire(service)
+        let aged = pipelineRate > 0 ? agedRate / pipelineRate : 0
+        table.add(
+            "aging: pipeline events/s over \(history.days) days of history (÷ fresh)",
+            "\(fmt(agedRate)) (\(fmt(aged, 2)))")
+        table.add(
+            "aging: retention dropped partitions / keys in s",
+            "\(expired.dropped) / \(expired.keys) in \(fmt(expired.seconds, 2))")
+        results["aging"] = [
+            "history_days": history.days, "history_events_per_day": history.eventsPerDay,
+            "history_seconds": history.seconds, "events": sizes.pipelineEvents, "events_per_second": agedRate,
+            "ratio_to_fresh": aged, "partitions_dropped": expired.dropped, "keys_trimmed": expired.keys,
+            "retention_seconds": expired.seconds,
         ]
 
         BenchCommand.progress("ingest")
