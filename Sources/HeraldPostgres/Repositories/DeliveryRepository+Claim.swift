@@ -15,12 +15,13 @@ extension DeliveryRepository {
 
     // The claim is one statement: the inner SELECT takes due rows with FOR UPDATE SKIP LOCKED, so concurrent
     // consumers (HTTP or SQL) each get disjoint rows and never wait for one another; the UPDATE leases them, or
-    // drops them as expired when their TTL ran out while they waited. Oldest first.
+    // drops them as expired when their TTL ran out while they waited. Oldest first. The day in the join lets each
+    // row's update go to its own day partition instead of probing them all.
     static let claimAny = Query(
         name: "deliveries_claim",
         sql: """
             WITH due AS (
-                SELECT id FROM deliveries
+                SELECT id, stored_day FROM deliveries
                 WHERE state = 'queued' AND available_at <= $1
                 ORDER BY available_at
                 LIMIT $2
@@ -34,7 +35,7 @@ extension DeliveryRepository {
                 attempts = d.attempts + CASE WHEN d.expires_at <= $1 THEN 0 ELSE 1 END,
                 finished_at = CASE WHEN d.expires_at <= $1 THEN $1::timestamptz END,
                 detail = CASE WHEN d.expires_at <= $1 THEN 'expired before it was sent' ELSE d.detail END
-            FROM due WHERE d.id = due.id
+            FROM due WHERE d.id = due.id AND d.stored_day = due.stored_day
             RETURNING d.id, d.notification_id, d.event_source, d.event_id, d.user_id, d.installation_id, d.platform,
                       d.environment, d.token, d.kind, d.headers::text AS headers, d.body, d.collapse_id, d.priority,
                       d.available_at, d.expires_at, d.state, d.leased_until, d.lease_id, d.attempts
@@ -43,7 +44,7 @@ extension DeliveryRepository {
         name: "deliveries_claim_platform",
         sql: """
             WITH due AS (
-                SELECT id FROM deliveries
+                SELECT id, stored_day FROM deliveries
                 WHERE state = 'queued' AND platform = $5 AND available_at <= $1
                 ORDER BY available_at
                 LIMIT $2
@@ -57,7 +58,7 @@ extension DeliveryRepository {
                 attempts = d.attempts + CASE WHEN d.expires_at <= $1 THEN 0 ELSE 1 END,
                 finished_at = CASE WHEN d.expires_at <= $1 THEN $1::timestamptz END,
                 detail = CASE WHEN d.expires_at <= $1 THEN 'expired before it was sent' ELSE d.detail END
-            FROM due WHERE d.id = due.id
+            FROM due WHERE d.id = due.id AND d.stored_day = due.stored_day
             RETURNING d.id, d.notification_id, d.event_source, d.event_id, d.user_id, d.installation_id, d.platform,
                       d.environment, d.token, d.kind, d.headers::text AS headers, d.body, d.collapse_id, d.priority,
                       d.available_at, d.expires_at, d.state, d.leased_until, d.lease_id, d.attempts

@@ -138,9 +138,15 @@ final class EventStreamConsumer: Sendable {
     /// Publishes the message with the reason to the dead-letter stream and, once the stream has acknowledged it,
     /// terminates the original. Until then (a stream leader being elected, say) the original stays in its stream.
     private func deadLetter(_ message: NATSInboundMessage, reason: String, client: NATSClient) {
-        let letter = OutgoingMessage(
-            subject: settings.deadLetterSubject, body: message.body,
-            headers: [("Herald-Reason", reason), ("Herald-Original-Subject", message.subject)])
+        let headers = [("Herald-Reason", reason), ("Herald-Original-Subject", message.subject)]
+        // Keyed by the original's place in its stream: when the original comes back because its termination was
+        // lost, the dead-letter stream drops the second letter as a duplicate.
+        let letter =
+            message.streamPosition.map {
+                OutgoingMessage(
+                    subject: settings.deadLetterSubject, body: message.body, messageId: "dead/" + $0,
+                    headers: headers)
+            } ?? OutgoingMessage(subject: settings.deadLetterSubject, body: message.body, headers: headers)
         do {
             try client.publish(letter)
             try? message.term()

@@ -27,6 +27,16 @@ final class NATSInboundMessage {
         }
     }
 
+    /// Where it sits in its stream, as `stream/sequence` (from the JetStream reply subject); the same for every
+    /// redelivery of the message.
+    var streamPosition: String? {
+        var meta: UnsafeMutablePointer<jsMsgMetaData>?
+        guard natsMsg_GetMetaData(&meta, message) == NATS_OK, let meta else { return nil }
+        defer { jsMsgMetaData_Destroy(meta) }
+        let stream = meta.pointee.Stream.map { String(cString: $0) } ?? ""
+        return "\(stream)/\(meta.pointee.Sequence.Stream)"
+    }
+
     /// The first value of header `name`.
     func header(_ name: String) -> String? {
         var value: UnsafePointer<CChar>?
