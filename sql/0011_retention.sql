@@ -189,6 +189,17 @@ SELECT id, notification_id, event_source, event_id, user_id, installation_id, pl
        lease_id, attempts, finished_at, detail, relayed_at, herald_day_number(now()) - 1
 FROM deliveries_unpartitioned;
 
+-- The last feed position given to each user, kept apart from the decisions that retention drops, so that a user's
+-- positions (the cursors apps hold) never start over.
+CREATE TABLE feed_positions (
+    user_id text COLLATE "C" NOT NULL,
+    position bigint NOT NULL,
+    CONSTRAINT feed_positions_pkey PRIMARY KEY (user_id),
+    CONSTRAINT feed_positions_positive CHECK (position >= 1)
+);
+INSERT INTO feed_positions (user_id, position)
+SELECT user_id, max(feed_seq) FROM decisions_unpartitioned WHERE feed_seq IS NOT NULL GROUP BY user_id;
+
 -- The campaign link and the decisions' key pointed at the old events table; both go with it (a partition drop
 -- removes an event and its decisions together, which is what the cascade used to guarantee).
 DROP TABLE decisions_unpartitioned, events_unpartitioned, digests_unpartitioned, deliveries_unpartitioned CASCADE;

@@ -74,6 +74,25 @@ struct RetentionTests {
         #expect(second == RetentionJob.Report())
     }
 
+    @Test func feedPositionsGoOnAfterTheNotificationsBehindThemWereDropped() async throws {
+        let harness = try await PipelineHarness.make()
+        defer { harness.close() }
+        try await harness.category(PipelineHarness.chatCategory())
+        try await harness.user("u1")
+        try await harness.device("phone", user: "u1")
+        for id in ["first", "second"] {
+            _ = await harness.send(
+                .post, "/v1/events", json: PipelineHarness.event(id: id, occurredAt: harness.clock.now))
+            _ = try await harness.decideAll()
+            // As if retention had dropped the day of every notification the user had.
+            if id == "first" { _ = try await harness.sql("DELETE FROM decisions WHERE user_id = 'u1'") }
+        }
+        let positions = try await harness.sql("SELECT feed_seq FROM decisions WHERE user_id = 'u1'").map {
+            try $0.int(0)
+        }
+        #expect(positions == [2])
+    }
+
     /// One day of history: an event with its key, a decision, a digest and a delivery.
     static func history(_ harness: PipelineHarness, day: Int, eventState: String, deliveryState: String) async throws {
         _ = try await harness.sql(

@@ -10,6 +10,14 @@ extension RecipientStateRepository {
             ON CONFLICT ON CONSTRAINT unread_counts_pkey
             DO UPDATE SET unread = EXCLUDED.unread, updated_at = EXCLUDED.updated_at
             """)
+    static let upsertFeedPositions = Query(
+        name: "recipients_upsert_feed_positions",
+        sql: """
+            INSERT INTO feed_positions (user_id, position)
+            SELECT u, p FROM unnest($1::text[], $2::bigint[]) AS t(u, p)
+            ON CONFLICT ON CONSTRAINT feed_positions_pkey
+            DO UPDATE SET position = GREATEST(feed_positions.position, EXCLUDED.position)
+            """)
     static let upsertBuckets = Query(
         name: "recipients_upsert_buckets",
         sql: """
@@ -55,6 +63,13 @@ extension RecipientStateRepository {
                         PipelineArray(entries.map(\.key)), PipelineArray(entries.map { String(max(0, $0.value)) }),
                         now,
                     ]))
+        }
+        if !write.feedPositions.isEmpty {
+            let entries = write.feedPositions.sorted { $0.key < $1.key }
+            queries.append(
+                BoundQuery(
+                    upsertFeedPositions,
+                    [PipelineArray(entries.map(\.key)), PipelineArray(entries.map { String($0.value) })]))
         }
         if !write.buckets.isEmpty {
             let entries = Array(write.buckets)

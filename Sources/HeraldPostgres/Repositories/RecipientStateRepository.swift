@@ -66,15 +66,10 @@ public enum RecipientStateRepository {
             ORDER BY due_at, user_id, key
             """)
 
-    // One backward index probe per user (decisions_feed), not a scan of their history.
+    // Kept apart from the decisions, which retention drops: a user's positions never start over.
     static let feedPositions = Query(
         name: "recipients_feed_positions",
-        sql: """
-            SELECT u AS user_id,
-                   (SELECT feed_seq FROM decisions
-                    WHERE user_id = u AND feed_seq IS NOT NULL ORDER BY feed_seq DESC LIMIT 1) AS feed_seq
-            FROM unnest($1::text[]) AS u
-            """)
+        sql: "SELECT user_id, position AS feed_seq FROM feed_positions WHERE user_id = ANY($1::text[])")
 
     static let dismissalStreaks = Query(
         name: "recipients_dismissal_streaks",

@@ -23,10 +23,14 @@ public struct RecipientStateWrite: Sendable {
     public var groups: [Key: CollapseGroup] = [:]
     /// Silent budgets by installation id, with their owner.
     public var budgets: [String: (userId: String, budget: SilentBudget)] = [:]
+    /// The last feed position given, by user.
+    public var feedPositions: [String: Int64] = [:]
 
     /// Nothing to write.
     public init() {}
 
     /// Whether there is nothing to write.
-    public var isEmpty: Bool { unread.isEmpty && buckets.isEmpty && groups.isEmpty && budgets.isEmpty }
+    public var isEmpty: Bool {
+        unread.isEmpty && buckets.isEmpty && groups.isEmpty && budgets.isEmpty && feedPositions.isEmpty
+    }
 }

@@ -38,7 +38,9 @@ public enum RetentionRepository {
 
     /// Creates the missing day partitions from `first` to `last` (UTC day numbers); returns their names.
     @discardableResult
-    public static func ensurePartitions(from first: Int, through last: Int, on connection: PostgresConnection)
+    public static func ensurePartitions(
+        from first: Int, through last: Int, on connection: PostgresConnection
+    )
         throws -> [String]
     {
         try connection.query(ensure, [first, last]).map { try $0.string(0) }

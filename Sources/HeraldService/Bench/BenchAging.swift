@@ -31,7 +31,7 @@ enum BenchAging {
                                        decided_at, read_at, feed_seq)
                 SELECT seq, 'u' || ((seq & 17592186044415) % $3), 'delivered', 'hn-' || seq,
                        ARRAY['hd-' || seq || '-0', 'hd-' || seq || '-1'], 'hi-' || seq, accepted_at, accepted_at,
-                       (seq & 17592186044415) / $3 + 1
+                       NULL
                 FROM e
             )
             INSERT INTO deliveries (id, notification_id, user_id, installation_id, platform, environment, token, kind,

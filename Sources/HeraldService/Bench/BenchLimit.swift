@@ -95,6 +95,7 @@ enum BenchLimit {
                         "{" + ids.joined(separator: ",") + "}", nil, nil, true, now, nil,
                     ])
                     state.unread["u\(user)"] = 1
+                    state.feedPositions["u\(user)"] = 1
                     state.buckets[RecipientStateWrite.Key(userId: "u\(user)", key: "*")] = bucket
                 }
             }

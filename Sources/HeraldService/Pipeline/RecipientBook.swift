@@ -40,8 +40,10 @@ struct RecipientBook {
     /// Records what one decision changed for `userId` (an event of `categoryId`).
     mutating func apply(_ changes: StateChanges, userId: String, category categoryId: String) {
         for (user, count) in changes.unreadCounts { setUnread(count, for: user) }
-        // Feed positions live in the decisions rows themselves; the book only carries them to the next event.
-        for (user, position) in changes.feedPositions { snapshot.feedPositions[user] = position }
+        for (user, position) in changes.feedPositions {
+            snapshot.feedPositions[user] = position
+            write.feedPositions[user] = position
+        }
         for (user, bucket) in changes.categoryBuckets { setBucket(bucket, user: user, scope: categoryId) }
         for (user, bucket) in changes.userBuckets {
             setBucket(bucket, user: user, scope: RecipientStateRepository.allCategoriesScope)
