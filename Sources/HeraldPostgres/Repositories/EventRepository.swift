@@ -137,18 +137,20 @@ public enum EventRepository {
                 fanout_after = CASE WHEN p.done THEN NULL ELSE p.after END,
                 recipients_decided = e.recipients_decided + p.recipients
             FROM unnest($2::bigint[], $3::boolean[], $4::text[], $5::integer[]) AS p(seq, done, after, recipients)
-            WHERE e.seq = p.seq
+            WHERE e.seq = p.seq AND e.seq BETWEEN $6 AND $7
             """)
 
-    /// Marks events decided (or records the next topic page) in the worker's transaction.
+    /// Marks events decided (or records the next topic page) in the worker's transaction. The batch's seq range
+    /// prunes the day partitions when the statement starts, so the join never reads the history.
     public static func progressQuery(_ progress: [EventProgress], at now: Date) -> BoundQuery {
-        BoundQuery(
+        let seqs = progress.map(\.seq)
+        return BoundQuery(
             Self.progress,
             [
                 now, PipelineArray(progress.map { String($0.seq) }),
                 PipelineArray(progress.map { $0.done ? "true" : "false" }),
                 PipelineArray(optional: progress.map(\.fanoutAfter)),
-                PipelineArray(progress.map { String($0.recipients) }),
+                PipelineArray(progress.map { String($0.recipients) }), seqs.min() ?? 0, seqs.max() ?? 0,
             ])
     }
 

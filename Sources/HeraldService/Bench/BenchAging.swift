@@ -44,15 +44,18 @@ enum BenchAging {
             FROM e, generate_series(0, 1) AS slot
             """)
 
-    /// Writes the history: the days before yesterday, so that one day of retention drops all of it.
+    /// Writes the history: the days before yesterday, so that one day of retention drops all of it. With no days,
+    /// the aged run is a control: the same second run over no history.
     static func fill(_ service: BenchService, days: Int, eventsPerDay: Int, users: Int) throws -> History {
         let start = ContinuousClock.now
         let today = try service.database { try RetentionRepository.today(on: $0) }
         let first = today - days - 1
-        try service.database { connection -> Void in
-            try RetentionRepository.ensurePartitions(from: first, through: today - 2, on: connection)
+        if days > 0 {
+            try service.database { connection -> Void in
+                try RetentionRepository.ensurePartitions(from: first, through: today - 2, on: connection)
+            }
         }
-        for day in first...(today - 2) {
+        for day in stride(from: first, through: today - 2, by: 1) {
             try service.database { connection -> Void in
                 _ = try connection.query(fillDay, [day, eventsPerDay, users])
             }

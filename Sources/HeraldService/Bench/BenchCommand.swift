@@ -24,13 +24,14 @@ enum BenchCommand {
             campaignUsers: 10_000, agingDays: 3, agingEventsPerDay: 2_000, quick: true)
     }
 
-    static let usage = "usage: herald bench [--quick] [--soak] [--json PATH]\n"
+    static let usage = "usage: herald bench [--quick] [--soak] [--history-days N] [--json PATH]\n"
 
     /// Runs the benchmark and returns the exit status.
     static func run(arguments: [String], environment: [String: String]) -> Int32 {
         var sizes = Sizes()
         var soak = false
         var jsonPath = "bench-results.json"
+        var historyDays: Int?
         var index = 0
         while index < arguments.count {
             switch arguments[index] {
@@ -39,6 +40,10 @@ enum BenchCommand {
             case "--json" where index + 1 < arguments.count:
                 index += 1
                 jsonPath = arguments[index]
+            case "--history-days"
+            where index + 1 < arguments.count && Int(arguments[index + 1]).map({ (0...365).contains($0) }) == true:
+                index += 1
+                historyDays = Int(arguments[index])
             default:
                 StandardError.write(usage)
                 return 64
@@ -46,6 +51,7 @@ enum BenchCommand {
             index += 1
         }
         if soak { sizes.soakSeconds = 600 }
+        if let historyDays { sizes.agingDays = historyDays }
         do {
             let service = try BenchService(environment: environment)
             defer { service.close() }
