@@ -123,11 +123,12 @@ final class CampaignHerald: Sendable {
     let adminKey: String
     private let running = Mutex<Process?>(nil)
 
-    init(conninfo: String) throws {
+    /// Replicas of one deployment share `adminKey`.
+    init(conninfo: String, adminKey: String? = nil) throws {
         self.conninfo = conninfo
         folder = try RunningHerald.temporaryFolder()
         port = RunningHerald.freePort()
-        adminKey = "hk_camp_" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
+        self.adminKey = adminKey ?? "hk_camp_" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
     }
 
     func start() async throws {
