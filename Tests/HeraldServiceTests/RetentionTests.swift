@@ -23,6 +23,10 @@ struct RetentionTests {
         ] {
             try await Self.history(harness, day: day, eventState: eventState, deliveryState: deliveryState)
         }
+        // Day -34: a queued delivery whose time to live ran out, which nothing consumed.
+        try await Self.history(
+            harness, day: today - 34, eventState: "decided", deliveryState: "queued",
+            expiresAt: Date().addingTimeInterval(-60))
         let accepted = await harness.send(
             .post, "/v1/events", json: PipelineHarness.event(id: "today-1", occurredAt: harness.clock.now))
         #expect(accepted.status == .accepted)
@@ -50,7 +54,9 @@ struct RetentionTests {
         // The undecided event keeps its day's events and decisions; its digests and deliveries go.
         #expect(remaining.contains(name("events", today - 38)) && remaining.contains(name("decisions", today - 38)))
         #expect(!remaining.contains(name("deliveries", today - 38)) && !remaining.contains(name("digests", today - 38)))
-        // The queued delivery keeps its day's deliveries; the rest of that day goes.
+        // The expired one is marked so and its day goes; the live queued delivery keeps its day's deliveries (the
+        // rest of that day goes).
+        #expect(!remaining.contains(name("deliveries", today - 34)))
         #expect(remaining.contains(name("deliveries", today - 36)) && !remaining.contains(name("events", today - 36)))
         // Days -40 to -31 are past 30 days of retention: 10 days of 4 tables, less the 3 partitions kept.
         #expect(report.dropped.count == 37)
@@ -62,7 +68,7 @@ struct RetentionTests {
 
         // Keys below the oldest remaining events partition (day -38) are gone; the others stay.
         #expect(report.keysTrimmed == 1)
-        #expect(try await harness.count("SELECT count(*) FROM event_keys WHERE id LIKE 'old-%'") == 3)
+        #expect(try await harness.count("SELECT count(*) FROM event_keys WHERE id LIKE 'old-%'") == 4)
         #expect(try await harness.count("SELECT count(*) FROM events WHERE id = 'today-1'") == 1)
         #expect(try await harness.count("SELECT count(*) FROM deliveries WHERE state = 'queued'") == 1)
 
@@ -94,7 +100,10 @@ struct RetentionTests {
     }
 
     /// One day of history: an event with its key, a decision, a digest and a delivery.
-    static func history(_ harness: PipelineHarness, day: Int, eventState: String, deliveryState: String) async throws {
+    static func history(
+        _ harness: PipelineHarness, day: Int, eventState: String, deliveryState: String,
+        expiresAt: Date = Date().addingTimeInterval(86_400)
+    ) async throws {
         _ = try await harness.sql(
             """
             WITH e AS (
@@ -116,9 +125,9 @@ struct RetentionTests {
             INSERT INTO deliveries (id, user_id, installation_id, platform, environment, token, kind, headers, body,
                                     priority, created_at, available_at, expires_at, state, finished_at, stored_day)
             VALUES ('delivery-' || $1, 'u1', 'i1', 'apns', 'production', 't', 'alert', '{}', '{}', 10,
-                    to_timestamp($1 * 86400.0), to_timestamp($1 * 86400.0), to_timestamp($1 * 86400.0 + 86400),
+                    to_timestamp($1 * 86400.0), to_timestamp($1 * 86400.0), $4::timestamptz,
                     $3, CASE WHEN $3 = 'sent' THEN to_timestamp($1 * 86400.0) END, $1)
-            """, [day, eventState, deliveryState])
+            """, [day, eventState, deliveryState, expiresAt])
     }
 }
 

@@ -17,6 +17,14 @@ public enum RetentionRepository {
     static let expired = Query(
         name: "retention_expired", sql: "SELECT parent, name FROM herald_partitions_expired($1)")
     static let drop = Query(name: "retention_drop", sql: "SELECT herald_partition_drop($1)")
+    // Queued deliveries of days past retention whose time to live ran out can never be sent; marking them
+    // expired (as a claim would) lets their day go even when nothing consumes the queue.
+    static let expireQueued = Query(
+        name: "retention_expire_queued",
+        sql: """
+            UPDATE deliveries SET state = 'expired', finished_at = now(), detail = 'expired before it was sent'
+            WHERE stored_day < $1 AND state = 'queued' AND expires_at <= now()
+            """)
     static let list = Query(name: "retention_partitions", sql: "SELECT parent, name FROM herald_partitions()")
     // Keys below the first seq of the oldest events partition belong to dropped events. Nothing is trimmed while
     // rows from before partitioning remain, since those seqs carry no day.
@@ -57,6 +65,11 @@ public enum RetentionRepository {
     /// delivery, and decisions only together with their events. Decisions come before their events.
     public static func expiredPartitions(before day: Int, on connection: PostgresConnection) throws -> [Partition] {
         try connection.query(expired, [day]).map { Partition(table: try $0.string(0), name: try $0.string(1)) }
+    }
+
+    /// Marks expired the queued deliveries stored before `day` whose time to live ran out; returns how many.
+    public static func expireQueuedDeliveries(before day: Int, on connection: PostgresConnection) throws -> Int {
+        try connection.query(expireQueued, [day]).affectedRows
     }
 
     /// Every partition of the four tables.

@@ -58,8 +58,9 @@ final class RetentionJob: Sendable {
         loop.stop()
     }
 
-    /// One run: partitions ahead, expired partitions dropped one by one in order (a drop that cannot get its lock
-    /// in time ends the dropping until the next run), keys trimmed in chunks.
+    /// One run: partitions ahead; queued deliveries of old days whose time to live ran out marked expired; expired
+    /// partitions dropped one by one in order (a drop that cannot get its lock in time ends the dropping until the
+    /// next run); keys trimmed in chunks.
     func runOnce() throws -> Report {
         var report = Report()
         let today = try pool.withConnectionBlocking { [settings] connection in
@@ -68,7 +69,9 @@ final class RetentionJob: Sendable {
         }
         report.created = today.1
         let expired = try pool.withConnectionBlocking { [settings] connection in
-            try RetentionRepository.expiredPartitions(before: today.0 - settings.retentionDays, on: connection)
+            let keepFrom = today.0 - settings.retentionDays
+            _ = try RetentionRepository.expireQueuedDeliveries(before: keepFrom, on: connection)
+            return try RetentionRepository.expiredPartitions(before: keepFrom, on: connection)
         }
         for partition in expired {
             do {
