@@ -318,8 +318,9 @@ BEGIN
 END;
 $$;
 
--- Drops one partition returned by herald_partitions_expired (anything else is refused), waiting at most five
--- seconds for the lock so that a long transaction delays retention rather than the pipeline.
+-- Drops one partition that herald_partitions_expired returned (a name that is not a partition of the four tables
+-- is refused), waiting at most five seconds for the lock so that a long transaction delays retention rather than
+-- the pipeline.
 CREATE FUNCTION herald_partition_drop(partition_name text) RETURNS void
     LANGUAGE plpgsql
     SET lock_timeout = '5s'

@@ -63,13 +63,13 @@ final class RetentionJob: Sendable {
     /// next run); keys trimmed in chunks.
     func runOnce() throws -> Report {
         var report = Report()
-        let today = try pool.withConnectionBlocking { [settings] connection in
+        let (today, created) = try pool.withConnectionBlocking { [settings] connection in
             let today = try RetentionRepository.today(on: connection)
             return (today, try RetentionRepository.ensurePartitions(daysAhead: settings.daysAhead, on: connection))
         }
-        report.created = today.1
+        report.created = created
         let expired = try pool.withConnectionBlocking { [settings] connection in
-            let keepFrom = today.0 - settings.retentionDays
+            let keepFrom = today - settings.retentionDays
             _ = try RetentionRepository.expireQueuedDeliveries(before: keepFrom, on: connection)
             return try RetentionRepository.expiredPartitions(before: keepFrom, on: connection)
         }
@@ -90,7 +90,8 @@ final class RetentionJob: Sendable {
                 try RetentionRepository.trimKeys(limit: settings.keyChunk, on: connection)
             }
             report.keysTrimmed += trimmed
-            if trimmed < settings.keyChunk { break }
+            // A stop asked for meanwhile leaves the rest of the keys to the next run.
+            if trimmed < settings.keyChunk || !loop.isRunning { break }
         }
         metrics.increment(Self.runs, help: Self.runsHelp, labels: ["outcome": "done"])
         metrics.increment(Self.dropped, help: Self.droppedHelp, by: Double(report.dropped.count))
