@@ -84,10 +84,14 @@ CREATE TABLE digests (
     detail text,
     deliver_at timestamptz,
     event_count integer,
+    -- Of those, the events held back into the digest (decided `collapsed`); the rest is the burst's first event,
+    -- which went out on its own. NULL for digests stored before this column.
+    folded integer,
     delivery_ids text[] NOT NULL DEFAULT '{}',
     decided_at timestamptz NOT NULL,
     stored_day integer NOT NULL DEFAULT herald_day_number(now()),
-    CONSTRAINT digests_event_count_valid CHECK (event_count >= 0)
+    CONSTRAINT digests_event_count_valid CHECK (event_count >= 0),
+    CONSTRAINT digests_folded_valid CHECK (folded >= 0 AND folded <= event_count)
 ) PARTITION BY RANGE (stored_day);
 
 CREATE TABLE deliveries (

@@ -120,6 +120,36 @@ struct PipelineDecisionTests {
         #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u1'") == 20)
     }
 
+    @Test func aDigestAnEventCatchesUpIsRecordedWithTheEventsItSummarises() async throws {
+        let harness = try await PipelineHarness.make(start: lateEvening)
+        defer { harness.close() }
+        try await harness.category(
+            PipelineHarness.chatCategory(
+                collapse: HeraldCore.Category.CollapseRule(keyTemplate: "msg:{thread_id}", windowSeconds: 60)))
+        try await harness.user("u1")
+        try await harness.device("phone", user: "u1")
+        for id in ["first", "second"] {
+            _ = await harness.send(
+                .post, "/v1/events",
+                json: PipelineHarness.event(id: id, thread: "t1", occurredAt: harness.clock.now))
+            _ = try await harness.decideAll()
+        }
+        // The window closes and its timer has not fired (a loaded worker is late): the next event catches it up.
+        _ = try await harness.sql("DELETE FROM timers")
+        harness.clock.advance(61)
+        _ = await harness.send(
+            .post, "/v1/events", json: PipelineHarness.event(id: "third", thread: "t1", occurredAt: harness.clock.now))
+        _ = try await harness.decideAll()
+        let digest = try #require(
+            try await harness.sql("SELECT event_count, detail, outcome, folded FROM digests").first)
+        #expect(try digest.int(0) == 3)
+        #expect(try digest.int(3) == 2)
+        #expect(try digest.string(1) == "caught_up")
+        #expect(try digest.string(2) == "delivered")
+        // Every collapsed event is in a digest, with the first event it replaces.
+        #expect(try await harness.count("SELECT count(*) FROM decisions WHERE outcome = 'collapsed'") == 2)
+    }
+
     @Test func aTopicIsDecidedPageByPageOncePerSubscriber() async throws {
         let harness = try await PipelineHarness.make(start: lateEvening, topicPage: 2)
         defer { harness.close() }

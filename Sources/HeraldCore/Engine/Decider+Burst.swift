@@ -28,7 +28,8 @@ extension Decider {
             return until
         case .sendDigest(let summary):
             let sendAt = burst.timing.sendAt(now: burst.now)
-            _ = fanOutDigest(summary, burst: burst, sendAt: sendAt, into: &result)
+            let notificationId = fanOutDigest(summary, burst: burst, sendAt: sendAt, into: &result)
+            result.caughtUpDigests[notificationId] = summary
             return sendAt
         case .sendFirst, .nothing:
             return nil
@@ -36,14 +37,15 @@ extension Decider {
     }
 
     /// Queues the digest of `summary` to every active device, replacing the burst's first notification in place.
+    /// Returns the digest's notification id.
+    @discardableResult
     func fanOutDigest(
         _ summary: DigestSummary, burst: BurstContext, sendAt: Date, into result: inout DecisionResult
-    ) -> Int {
+    ) -> String {
         let lastEventId = summary.latestItems.last?.eventId ?? summary.key
         let notificationId = NotificationIdentity.digestId(
             userId: burst.userId, key: summary.key, lastEventId: lastEventId)
         let arguments = MessageText.digestArguments(summary, category: burst.category)
-        var queued = 0
         var memo = MessageText.Memo()
         for device in burst.state.activeDevices {
             let mode = device.appBuildsNotifications ? burst.category.deliveryMode : .system
@@ -63,10 +65,9 @@ extension Decider {
                 availableAt: sendAt)
             if let delivery = PayloadBuilder.delivery(for: content, to: device, userId: burst.userId) {
                 result.deliveries.append(delivery)
-                queued += 1
             }
         }
-        return queued
+        return notificationId
     }
 
     /// Queues one event's alert to every active device.

@@ -58,7 +58,7 @@ extension Decider {
             userId: group.userId, category: category, state: state, badge: badge, timing: timing, now: now
         )
         var decision = DecisionResult()
-        _ = fanOutDigest(summary, burst: burst, sendAt: timing.sendAt(now: now), into: &decision)
+        fanOutDigest(summary, burst: burst, sendAt: timing.sendAt(now: now), into: &decision)
         result.deliveries = decision.deliveries
         result.notificationId = decision.deliveries.first?.notificationId
         switch timing.verdict {

@@ -10,13 +10,16 @@ public struct DecisionDigestRecord: Sendable, Hashable {
     public var detail: String?
     public var deliverAt: Date?
     public var eventCount: Int?
+    /// Of `eventCount`, the events held back into the digest; the rest is the burst's first, sent on its own.
+    public var folded: Int?
     public var deliveryIds: [String]
     public var decidedAt: Date
 
     /// Creates a digest record.
     public init(
         notificationId: String, userId: String, collapseKey: String, categoryId: String, outcome: String,
-        detail: String?, deliverAt: Date?, eventCount: Int?, deliveryIds: [String], decidedAt: Date
+        detail: String?, deliverAt: Date?, eventCount: Int?, folded: Int? = nil, deliveryIds: [String],
+        decidedAt: Date
     ) {
         self.notificationId = notificationId
         self.userId = userId
@@ -26,6 +29,7 @@ public struct DecisionDigestRecord: Sendable, Hashable {
         self.detail = detail
         self.deliverAt = deliverAt
         self.eventCount = eventCount
+        self.folded = folded
         self.deliveryIds = deliveryIds
         self.decidedAt = decidedAt
     }

@@ -40,11 +40,11 @@ public enum DecisionRepository {
         name: "digests_insert",
         sql: """
             INSERT INTO digests (notification_id, user_id, collapse_key, category_id, outcome, detail, deliver_at,
-                                 event_count, delivery_ids, decided_at)
-            SELECT n, u, k, c, o, d, w, e, string_to_array(ids, ','), $10
+                                 event_count, folded, delivery_ids, decided_at)
+            SELECT n, u, k, c, o, d, w, e, f, string_to_array(ids, ','), $10
             FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[],
-                        $8::integer[], $9::text[])
-                 AS x(n, u, k, c, o, d, w, e, ids)
+                        $8::integer[], $9::text[], $11::integer[])
+                 AS x(n, u, k, c, o, d, w, e, ids, f)
             """)
 
     /// The statement recording digests, for the batch's closing pipeline.
@@ -59,6 +59,7 @@ public enum DecisionRepository {
                 PipelineArray(optional: records.map { $0.deliverAt?.postgresText }),
                 PipelineArray(optional: records.map { $0.eventCount.map(String.init) }),
                 PipelineArray(records.map { $0.deliveryIds.joined(separator: ",") }), now,
+                PipelineArray(optional: records.map { $0.folded.map(String.init) }),
             ])
     }
 

@@ -28,8 +28,8 @@ extension BatchProcessor {
             let own = result.deliveries.filter { $0.notificationId == decision.notificationId }
             let ids = output.queue(own, eventSource: stored.source, eventId: stored.id)
             recordDigests(
-                result.deliveries.filter { $0.notificationId != decision.notificationId }, userId: userId,
-                category: stored.category, groups: result.changes.collapseGroups, output: &output, now: now)
+                result.caughtUpDigests, deliveries: result.deliveries, userId: userId, category: stored.category,
+                output: &output, now: now)
             output.decisions.append(
                 DecisionRecord(
                     eventSeq: item.claim.seq, userId: userId, outcome: decision.outcome.rawValue,
@@ -50,22 +50,23 @@ extension BatchProcessor {
         }
     }
 
-    /// A digest an event caught up (its window had closed unnoticed): recorded like a timer's digest.
+    /// A digest an event caught up (its window had closed before the timer fired): recorded like a timer's
+    /// digest, with the number of events it summarises.
     private func recordDigests(
-        _ deliveries: [Delivery], userId: String, category: String, groups: [CollapseGroup],
+        _ digests: [String: DigestSummary], deliveries: [Delivery], userId: String, category: String,
         output: inout BatchOutput, now: Date
     ) {
-        let byNotification = Dictionary(grouping: deliveries) { $0.notificationId ?? "" }
-        for (notificationId, rows) in byNotification.sorted(by: { $0.key < $1.key }) {
+        for (notificationId, summary) in digests.sorted(by: { $0.key < $1.key }) {
+            let rows = deliveries.filter { $0.notificationId == notificationId }
             let ids = output.queue(rows, eventSource: nil, eventId: nil)
             let availableAt = rows.map(\.availableAt).min() ?? now
+            let outcome: Outcome =
+                rows.isEmpty ? .noDevices : availableAt > now ? .deferredQuietHours : .delivered
             output.digests.append(
                 DecisionDigestRecord(
-                    notificationId: notificationId, userId: userId,
-                    collapseKey: groups.first { $0.collapseId == rows.first?.collapseId }?.key ?? "",
-                    categoryId: category,
-                    outcome: availableAt > now ? Outcome.deferredQuietHours.rawValue : Outcome.delivered.rawValue,
-                    detail: "caught_up", deliverAt: availableAt, eventCount: nil, deliveryIds: ids, decidedAt: now))
+                    notificationId: notificationId, userId: userId, collapseKey: summary.key, categoryId: category,
+                    outcome: outcome.rawValue, detail: "caught_up", deliverAt: rows.isEmpty ? nil : availableAt,
+                    eventCount: summary.count, folded: summary.folded, deliveryIds: ids, decidedAt: now))
         }
     }
 

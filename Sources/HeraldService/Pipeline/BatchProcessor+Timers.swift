@@ -31,7 +31,7 @@ extension BatchProcessor {
                     notificationId: notificationId, userId: timer.userId, collapseKey: timer.key,
                     categoryId: timer.categoryId, outcome: outcome.rawValue, detail: result.detail,
                     deliverAt: Self.digestDeliverAt(outcome, until: result.until, now: now),
-                    eventCount: summary?.count, deliveryIds: ids, decidedAt: now))
+                    eventCount: summary?.count, folded: summary?.folded, deliveryIds: ids, decidedAt: now))
         }
     }
 
