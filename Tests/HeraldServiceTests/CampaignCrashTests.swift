@@ -32,14 +32,7 @@ struct CampaignCrashTests {
                         INSERT INTO users (id, locale, time_zone, created_at, updated_at)
                         SELECT 'u' || lpad(g::text, 6, '0'), 'en', 'UTC', now(), now() FROM generate_series(1, $1) g
                         """), [Self.users])
-            try connection.execute(
-                Query(
-                    unsafeSQL: """
-                        INSERT INTO devices (installation_id, user_id, platform, token, app_id, last_registered_at,
-                                             created_at)
-                        SELECT 'ios-' || id, id, 'apns', md5(id) || md5('x' || id), 'com.example.app', now(), now()
-                        FROM users
-                        """))
+            try connection.execute(Query(unsafeSQL: CampaignTestSupport.devicesSQL))
         }
         // Midnight UTC today has passed: with send_now the whole audience is one wave due at once.
         let today = String(JSONCoders.formatISO8601(Date()).prefix(10))
@@ -66,21 +59,7 @@ struct CampaignCrashTests {
         }
         #expect(killedAt.allSatisfy { $0 < Self.users }, "killed after the wave finished: \(killedAt)")
 
-        let deadline = ContinuousClock.now + .seconds(120)
-        var settled = false
-        while ContinuousClock.now < deadline, !settled {
-            settled = try await pool.withConnection { connection in
-                try connection.query(
-                    Query(
-                        unsafeSQL: """
-                            SELECT (SELECT count(*) FROM campaign_waves WHERE state <> 'done')
-                                 + (SELECT count(*) FROM events WHERE state = 'pending') = 0
-                            """)
-                ).single().bool(0)
-            }
-            if !settled { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        #expect(settled)
+        #expect(try await CampaignTestSupport.waitUntilSettled(pool, deadline: .seconds(120)))
         let counts = try await pool.withConnection { connection in
             func count(_ sql: String) throws -> Int { try connection.query(Query(unsafeSQL: sql)).single().int(0) }
             return (

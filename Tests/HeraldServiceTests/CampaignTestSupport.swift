@@ -32,13 +32,34 @@ enum CampaignTestSupport {
     }
 
     /// Gives every user without a device one APNs device, so decisions are `delivered`.
+    static let devicesSQL = """
+        INSERT INTO devices (installation_id, user_id, platform, token, app_id, last_registered_at, created_at)
+        SELECT 'ios-' || u.id, u.id, 'apns', md5(u.id) || md5('x' || u.id), 'com.example.app', now(), now()
+        FROM users u WHERE NOT EXISTS (SELECT 1 FROM devices d WHERE d.user_id = u.id)
+        """
+
+    /// `devicesSQL` through the harness.
     static func devices(on harness: PipelineHarness) async throws {
-        _ = try await harness.sql(
-            """
-            INSERT INTO devices (installation_id, user_id, platform, token, app_id, last_registered_at, created_at)
-            SELECT 'ios-' || u.id, u.id, 'apns', md5(u.id) || md5('x' || u.id), 'com.example.app', now(), now()
-            FROM users u WHERE NOT EXISTS (SELECT 1 FROM devices d WHERE d.user_id = u.id)
-            """)
+        _ = try await harness.sql(devicesSQL)
+    }
+
+    /// Polls until every wave is done and every event decided; returns whether that happened within `deadline`.
+    static func waitUntilSettled(_ pool: PostgresPool, deadline: Duration) async throws -> Bool {
+        let end = ContinuousClock.now + deadline
+        while ContinuousClock.now < end {
+            let settled = try await pool.withConnection { connection in
+                try connection.query(
+                    Query(
+                        unsafeSQL: """
+                            SELECT (SELECT count(*) FROM campaign_waves WHERE state <> 'done')
+                                 + (SELECT count(*) FROM events WHERE state = 'pending') = 0
+                            """)
+                ).single().bool(0)
+            }
+            if settled { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return false
     }
 
     /// Runs one wave batch at the harness clock's time.

@@ -33,14 +33,7 @@ struct MultiInstanceCampaignTests {
                             FROM generate_series(1, $3) g
                             """), [index, zone, Self.usersPerZone])
             }
-            try connection.execute(
-                Query(
-                    unsafeSQL: """
-                        INSERT INTO devices (installation_id, user_id, platform, token, app_id, last_registered_at,
-                                             created_at)
-                        SELECT 'ios-' || id, id, 'apns', md5(id) || md5('x' || id), 'com.example.app', now(), now()
-                        FROM users
-                        """))
+            try connection.execute(Query(unsafeSQL: CampaignTestSupport.devicesSQL))
         }
         // Midnight of today's UTC date has passed in every one of these zones: with send_now they go out together
         // at once, batch after batch, from whichever replica claims the wave next.
@@ -63,16 +56,7 @@ struct MultiInstanceCampaignTests {
         await instances[1].killHard()
         let killedAt = try await count("SELECT coalesce(sum(enqueued), 0) FROM campaign_waves")
 
-        let settleBy = ContinuousClock.now + .seconds(180)
-        while ContinuousClock.now < settleBy {
-            let unsettled = try await count(
-                """
-                SELECT (SELECT count(*) FROM campaign_waves WHERE state <> 'done')
-                     + (SELECT count(*) FROM events WHERE state = 'pending')
-                """)
-            if unsettled == 0 { break }
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        _ = try await CampaignTestSupport.waitUntilSettled(pool, deadline: .seconds(180))
         let recipients = try await count("SELECT count(*) FROM campaign_recipients")
         let decided = try await count(
             "SELECT count(*) FROM campaign_events ce JOIN decisions d ON d.event_seq = ce.event_seq")
