@@ -260,6 +260,9 @@ final class RunningServer {
         }.start()
         #expect(waitUntil { server.isDraining })
         #expect(!stopped.value)
+        // A connection made while draining is closed without an answer.
+        #expect(throws: RawHTTPClient.Failure.self) { try RawHTTPClient(port: port).request("GET", "/health") }
+        #expect(!stopped.value)
         release.signal()
         #expect(waitUntil { stopped.value })
         // The client thread stores what it read on its own schedule, possibly just after the server stopped.

@@ -12,7 +12,6 @@ public final class HTTPServer: Sendable {
 
     private struct Running {
         let daemon: OpaquePointer
-        let listenSocket: Int32
         let port: UInt16
         let core: Unmanaged<ServerCore>
     }
@@ -101,17 +100,19 @@ public final class HTTPServer: Sendable {
                 configuration, listenSocket: socket, ipv6: address.family == AF_INET6,
                 core: retained.toOpaque())
         else {
-            close(socket)
+            // Not closed here: libmicrohttpd closes a socket it was handed on some of its failure paths and not on
+            // others, and closing a descriptor twice could close one another thread has just opened.
             retained.release()
             throw HTTPServerError(.daemonFailed, "libmicrohttpd did not start; see its log line")
         }
         let port = ListeningSocket.boundPort(of: socket) ?? configuration.port
-        return Running(daemon: daemon, listenSocket: socket, port: port, core: retained)
+        return Running(daemon: daemon, port: port, core: retained)
     }
 
-    /// Stops gracefully and blocks until done: stops accepting, lets active requests finish for up to `timeout`,
-    /// then stops the worker threads (which waits for any handler still running) and closes every connection;
-    /// uploads still in progress are cut. Safe to call twice.
+    /// Stops gracefully and blocks until done: closes new connections as soon as they are accepted, lets active
+    /// requests finish for up to `timeout`, then stops the worker threads (which waits for any handler still
+    /// running) and closes every connection and the listening socket; uploads still in progress are cut. Safe to
+    /// call twice.
     public func stop(timeout: Duration = .seconds(10)) {
         let running: Running? = phase.withLock { phase in
             guard case .running(let running) = phase else { return nil }
@@ -120,18 +121,14 @@ public final class HTTPServer: Sendable {
         }
         guard let running else { return }
         core.draining.store(true, ordering: .releasing)
-        let quiescedSocket = MHD_quiesce_daemon(running.daemon)
         let deadline = ContinuousClock.now + timeout
         while core.active.load(ordering: .acquiring) > 0, ContinuousClock.now < deadline {
             // Shutdown is rare and bounded; a short poll keeps this free of extra signalling in the request path.
             usleep(2_000)
         }
         let unfinished = core.active.load(ordering: .acquiring)
+        // Closes the listening socket too: it was handed over at start.
         MHD_stop_daemon(running.daemon)
-        // After quiescing, the listening socket is ours to close, and only once the daemon has stopped.
-        if quiescedSocket >= 0 {
-            close(quiescedSocket)
-        }
         running.core.release()
         core.logger.info("http server stopped", ["http.unfinished_requests": .int(unfinished)])
     }

@@ -96,9 +96,13 @@ func heraldRequestCompleted(
 func heraldAcceptPolicy(
     _ cls: UnsafeMutableRawPointer?, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t
 ) -> MHD_Result {
+    let server = core(cls)
+    // While draining, new connections are accepted and closed at once; the listening socket stays with
+    // libmicrohttpd until it stops (its quiesce call races its own worker threads and can abort the process).
+    guard !server.draining.load(ordering: .acquiring) else { return .NO }
     let host = address.flatMap(SocketAddress.numericHost(of:))
     let thread = pthread_self()
-    core(cls).addresses.withLock { $0.pendingByThread[thread] = host }
+    server.addresses.withLock { $0.pendingByThread[thread] = host }
     return .YES
 }
 

@@ -10,7 +10,7 @@ enum MHDDaemon {
         var flags =
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
             | MHD_USE_ERROR_LOG.rawValue
-            // Needed by MHD_quiesce_daemon for graceful shutdown.
+            // Wakes the polling threads when the daemon stops.
             | MHD_USE_ITC.rawValue
         if ipv6 {
             flags |= MHD_USE_IPv6.rawValue

@@ -36,10 +36,8 @@ final class RawHTTPClient {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard result == 0 else {
-            close(fd)
-            throw Failure(description: "connect failed: errno \(errno)")
-        }
+        // No close here: every stored property is set, so `deinit` runs when this throws, and closes the socket.
+        guard result == 0 else { throw Failure(description: "connect failed: errno \(errno)") }
     }
 
     deinit {
