@@ -50,7 +50,10 @@ final class HeraldUnderTest: Sendable {
         running.withLock { $0 = process }
         let deadline = ContinuousClock.now + .seconds(180)
         while ContinuousClock.now < deadline {
-            guard process.isRunning else { throw RunningHerald.StartFailure(message: "herald exited at start") }
+            guard process.isRunning else {
+                let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                throw RunningHerald.StartFailure(message: "herald exited at start: \(output.suffix(2_000))")
+            }
             if let status = try? await request("GET", "/ready").status, status == 200 { return }
             try await Task.sleep(for: .milliseconds(50))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTP
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -40,21 +41,32 @@ final class RunningHerald: @unchecked Sendable {
         return path
     }
 
+    /// A port no other test of this process was given, below the kernel's ephemeral range (32768 and up) so that
+    /// no outgoing connection can take it between this check and the server's bind.
     static func freePort() -> Int {
+        while true {
+            let port = nextPort.withLock { next in
+                defer { next = next >= 32_000 ? 20_000 : next + 1 }
+                return next
+            }
+            if isBindable(port) { return port }
+        }
+    }
+
+    private static let nextPort = Mutex(20_000 + Int(getpid()) % 10_000)
+
+    private static func isBindable(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        address.sin_port = UInt16(port).bigEndian
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        return withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 }
         }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     private init(
