@@ -40,7 +40,7 @@ bench_started=$(date +%s)
 "$bin/herald" bench --quick --json "$bench_json" > /dev/null
 jq -e '([.limit.events_per_second, .limit.deliveries_per_second, .pipeline.events_per_second,
         .pipeline.deliveries_per_second, .pipeline.ratio_to_limit, .ingest.events_per_second, .ingest.p50_ms,
-        .ingest.p99_ms, .latency.p50_ms, .latency.p95_ms, .latency.p99_ms, .memory.peak_rss_mb,
+        .ingest.p99_ms, .ingest_alone.events_per_second, .ingest_alone.p99_ms, .latency.p50_ms, .latency.p95_ms, .latency.p99_ms, .memory.peak_rss_mb,
         .population.load_seconds, .campaign.plan_seconds, .campaign.recipients_per_second,
         .campaign.decided_recipients_per_second, .aging.events_per_second, .aging.ratio_to_fresh,
         .aging.partitions_dropped, .aging.keys_trimmed] | all(type == "number" and . > 0))

@@ -86,7 +86,13 @@ struct BenchRun {
         ]
 
         BenchCommand.progress("ingest")
-        results["ingest"] = try ingest()
+        // First with no worker deciding (what the HTTP route and its inserts take alone), then as `herald serve`
+        // runs, with the workers deciding the accepted events on the same cores.
+        running?.stop()
+        running = nil
+        results["ingest_alone"] = try ingest(source: "bench-ingest-alone", label: "ingest, no worker deciding")
+        running = try service.startWorkers()
+        results["ingest"] = try ingest(source: "bench-ingest", label: "ingest, workers deciding")
         try service.waitForDrain()
 
         BenchCommand.progress("latency")
@@ -112,12 +118,12 @@ struct BenchRun {
         return results
     }
 
-    /// Ingest: batches of 100 over loopback from 4 connections, workers deciding as in `herald serve`.
-    private mutating func ingest() throws -> [String: Any] {
+    /// Ingest: batches of 100 over loopback from 4 connections.
+    private mutating func ingest(source: String, label: String) throws -> [String: Any] {
         let client = BenchClient(port: service.server.port ?? 0, adminKey: service.adminKey)
         let count = sizes.ingestEvents
         let batches = stride(from: 0, to: count, by: 100).map {
-            population.eventBatch(source: "bench-ingest", $0..<min($0 + 100, count))
+            population.eventBatch(source: source, $0..<min($0 + 100, count))
         }
         let started = ContinuousClock.now
         let latencies = try client.ingest(batches: batches, connections: 4)
@@ -125,8 +131,8 @@ struct BenchRun {
         let rate = BenchStatistics.rate(count, seconds: seconds)
         let p50 = BenchStatistics.percentile(latencies, 50)
         let p99 = BenchStatistics.percentile(latencies, 99)
-        table.add("ingest: events/s accepted", fmt(rate))
-        table.add("ingest: request p50 / p99 ms", "\(fmt(p50, 1)) / \(fmt(p99, 1))")
+        table.add("\(label): events/s accepted", fmt(rate))
+        table.add("\(label): request p50 / p99 ms", "\(fmt(p50, 1)) / \(fmt(p99, 1))")
         return [
             "events": count, "batch": 100, "connections": 4, "seconds": seconds, "events_per_second": rate,
             "p50_ms": p50, "p99_ms": p99,
