@@ -99,6 +99,45 @@ struct RetentionTests {
         #expect(positions == [2])
     }
 
+    @Test func workersClaimPendingEventsAcrossDayPartitionsInAcceptanceOrder() async throws {
+        let harness = try await PipelineHarness.make()
+        defer { harness.close() }
+        try await harness.category(PipelineHarness.chatCategory())
+        let today = try await harness.database { try RetentionRepository.today(on: $0) }
+        _ = try await harness.database {
+            try RetentionRepository.ensurePartitions(from: today - 3, through: today - 1, on: $0)
+        }
+        for (day, state) in [(today - 3, "pending"), (today - 2, "decided"), (today - 1, "pending")] {
+            try await Self.history(harness, day: day, eventState: state, deliveryState: "sent")
+        }
+        let accepted = await harness.send(
+            .post, "/v1/events", json: PipelineHarness.event(id: "today-1", occurredAt: harness.clock.now))
+        #expect(accepted.status == .accepted)
+
+        // Two workers at once: the first takes the two oldest and holds them; the second skips those.
+        let pool = harness.context.pool
+        let (first, second) = try await harness.database { connection in
+            try connection.transaction { connection in
+                let first = try EventRepository.claims(
+                    from: connection.pipeline([EventRepository.claimQuery(limit: 2)])[0]
+                ).map(\.id)
+                let second = try pool.withConnectionBlocking { other in
+                    try other.transaction { other in
+                        try EventRepository.claims(from: other.pipeline([EventRepository.claimQuery(limit: 5)])[0])
+                            .map(\.id)
+                    }
+                }
+                return (first, second)
+            }
+        }
+        #expect(first == ["old-\(today - 3)", "old-\(today - 1)"])
+        #expect(second == ["today-1"])
+        // The claim is kept an index walk, whatever the statistics of a freshly filled partition say.
+        let settings = try await harness.sql(
+            "SELECT array_to_string(proconfig, ',') FROM pg_proc WHERE proname = 'herald_claim_events'")
+        #expect(try settings.single().string(0) == "enable_sort=off")
+    }
+
     /// One day of history: an event with its key, a decision, a digest and a delivery.
     static func history(
         _ harness: PipelineHarness, day: Int, eventState: String, deliveryState: String,

@@ -104,14 +104,14 @@ public enum EventRepository {
     // MARK: - The workers' side
 
     /// Undecided events in acceptance order; SKIP LOCKED so concurrent workers take disjoint events without waiting
-    /// for each other. The locks last until the worker's transaction ends, so a crash hands them back.
+    /// for each other. The locks last until the worker's transaction ends, so a crash hands them back. The query
+    /// lives in `herald_claim_events` (`0012_claims_walk_indexes.sql`), which keeps it an index walk whatever the
+    /// statistics of a freshly filled day partition say.
     static let claim = Query(
         name: "events_claim",
         sql: """
-            SELECT seq, source, id, category_id, document::text AS document, fanout_after, recipients_decided
-            FROM events WHERE state = 'pending'
-            ORDER BY seq LIMIT $1
-            FOR UPDATE SKIP LOCKED
+            SELECT seq, source, id, category_id, document, fanout_after, recipients_decided
+            FROM herald_claim_events($1)
             """)
 
     /// The claim as a statement for a pipeline (inside the worker's transaction).

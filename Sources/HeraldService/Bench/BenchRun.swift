@@ -85,12 +85,13 @@ struct BenchRun {
             "retention_seconds": expired.seconds,
         ]
 
-        BenchCommand.progress("ingest")
+        BenchCommand.progress("ingest, no worker deciding")
         // First with no worker deciding (what the HTTP route and its inserts take alone), then as `herald serve`
         // runs, with the workers deciding the accepted events on the same cores.
         running?.stop()
         running = nil
         results["ingest_alone"] = try ingest(source: "bench-ingest-alone", label: "ingest, no worker deciding")
+        BenchCommand.progress("ingest, workers deciding")
         running = try service.startWorkers()
         results["ingest"] = try ingest(source: "bench-ingest", label: "ingest, workers deciding")
         try service.waitForDrain()
