@@ -45,21 +45,11 @@ enum CampaignTestSupport {
 
     /// Polls until every wave is done and every event decided; returns whether that happened within `deadline`.
     static func waitUntilSettled(_ pool: PostgresPool, deadline: Duration) async throws -> Bool {
-        let end = ContinuousClock.now + deadline
-        while ContinuousClock.now < end {
-            let settled = try await pool.withConnection { connection in
-                try connection.query(
-                    Query(
-                        unsafeSQL: """
-                            SELECT (SELECT count(*) FROM campaign_waves WHERE state <> 'done')
-                                 + (SELECT count(*) FROM events WHERE state = 'pending') = 0
-                            """)
-                ).single().bool(0)
-            }
-            if settled { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return false
+        try await pool.pollUntilZero(
+            """
+            SELECT (SELECT count(*) FROM campaign_waves WHERE state <> 'done')
+                 + (SELECT count(*) FROM events WHERE state = 'pending')
+            """, every: .milliseconds(100), deadline: deadline)
     }
 
     /// Runs one wave batch at the harness clock's time.

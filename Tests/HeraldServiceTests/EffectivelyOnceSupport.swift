@@ -192,20 +192,10 @@ struct EffectivelyOnceWorkload: Sendable {
     /// Polls until every event is decided and every collapse window with held-back events closed (a burst of one
     /// keeps an open group but has no timer).
     func waitUntilSettled(on pool: PostgresPool, deadline: Duration = .seconds(300)) async throws {
-        let end = ContinuousClock.now + deadline
-        while ContinuousClock.now < end {
-            let open = try await pool.withConnection { connection in
-                try connection.query(
-                    Query(
-                        unsafeSQL: """
-                            SELECT (SELECT count(*) FROM events WHERE state = 'pending') + (SELECT count(*) FROM timers)
-                            """)
-                ).single().int(0)
-            }
-            if open == 0 { return }
-            try await Task.sleep(for: .milliseconds(200))
-        }
-        throw RunningHerald.StartFailure(message: "the pipeline did not settle in time")
+        let settled = try await pool.pollUntilZero(
+            "SELECT (SELECT count(*) FROM events WHERE state = 'pending') + (SELECT count(*) FROM timers)",
+            every: .milliseconds(200), deadline: deadline)
+        guard settled else { throw RunningHerald.StartFailure(message: "the pipeline did not settle in time") }
     }
 
     /// What the database holds after the run.

@@ -88,11 +88,7 @@ struct PipelineDecisionTests {
     @Test func aBurstDecidedByTwoConcurrentWorkersProducesOneFirstPushAndOneDigest() async throws {
         let harness = try await PipelineHarness.make(start: lateEvening, batchSize: 1)
         defer { harness.close() }
-        try await harness.category(
-            PipelineHarness.chatCategory(
-                collapse: HeraldCore.Category.CollapseRule(keyTemplate: "msg:{thread_id}", windowSeconds: 60)))
-        try await harness.user("u1")
-        try await harness.device("phone", user: "u1")
+        try await Self.collapsingChatToOnePhone(harness)
         let events = (0..<20).map {
             PipelineHarness.event(id: "burst-\($0)", thread: "t1", actor: "a\($0 % 3)", occurredAt: lateEvening)
         }
@@ -123,11 +119,7 @@ struct PipelineDecisionTests {
     @Test func aDigestAnEventCatchesUpIsRecordedWithTheEventsItSummarises() async throws {
         let harness = try await PipelineHarness.make(start: lateEvening)
         defer { harness.close() }
-        try await harness.category(
-            PipelineHarness.chatCategory(
-                collapse: HeraldCore.Category.CollapseRule(keyTemplate: "msg:{thread_id}", windowSeconds: 60)))
-        try await harness.user("u1")
-        try await harness.device("phone", user: "u1")
+        try await Self.collapsingChatToOnePhone(harness)
         for id in ["first", "second"] {
             _ = await harness.send(
                 .post, "/v1/events",
@@ -186,6 +178,15 @@ struct PipelineDecisionTests {
 }
 
 extension PipelineDecisionTests {
+    /// A chat category collapsing by thread over 60 s, and user `u1` with one phone.
+    static func collapsingChatToOnePhone(_ harness: PipelineHarness) async throws {
+        try await harness.category(
+            PipelineHarness.chatCategory(
+                collapse: HeraldCore.Category.CollapseRule(keyTemplate: "msg:{thread_id}", windowSeconds: 60)))
+        try await harness.user("u1")
+        try await harness.device("phone", user: "u1")
+    }
+
     /// Runs two batch loops at the same time until neither finds work.
     static func twoWorkers(_ harness: PipelineHarness) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
