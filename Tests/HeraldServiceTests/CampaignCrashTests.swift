@@ -30,9 +30,9 @@ struct CampaignCrashTests {
                 Query(
                     unsafeSQL: """
                         INSERT INTO users (id, locale, time_zone, created_at, updated_at)
-                        SELECT 'u' || lpad(g::text, 6, '0'), 'en', 'UTC', now(), now() FROM generate_series(1, $1) g
-                        """), [Self.users])
-            try connection.execute(Query(unsafeSQL: CampaignTestSupport.devicesSQL))
+                        SELECT 'u' || lpad(g::text, 6, '0'), 'en', 'UTC', $2, $2 FROM generate_series(1, $1) g
+                        """), [Self.users, Date()])
+            try connection.execute(Query(unsafeSQL: CampaignTestSupport.devicesSQL), [Date()])
         }
         // Midnight UTC today has passed: with send_now the whole audience is one wave due at once.
         let today = String(JSONCoders.formatISO8601(Date()).prefix(10))

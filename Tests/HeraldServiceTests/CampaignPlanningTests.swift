@@ -24,8 +24,8 @@ struct CampaignPlanningTests {
         _ = try await harness.sql(
             """
             INSERT INTO users (id, time_zone, created_at, updated_at)
-            SELECT 'z' || ord, zone, now(), now() FROM unnest($1::text[]) WITH ORDINALITY AS z(zone, ord)
-            """, [PipelineArray(zones)])
+            SELECT 'z' || ord, zone, $2, $2 FROM unnest($1::text[]) WITH ORDINALITY AS z(zone, ord)
+            """, [PipelineArray(zones), harness.clock.now])
         try await CampaignTestSupport.users(3, prefix: "nozone", zone: nil, on: harness)
 
         let created = await harness.send(

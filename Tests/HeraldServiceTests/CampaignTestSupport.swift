@@ -27,20 +27,21 @@ enum CampaignTestSupport {
         _ = try await harness.sql(
             """
             INSERT INTO users (id, locale, time_zone, created_at, updated_at)
-            SELECT $1 || lpad(g::text, 7, '0'), 'en', $2, now(), now() FROM generate_series(1, $3) g
-            """, [prefix, zone, count])
+            SELECT $1 || lpad(g::text, 7, '0'), 'en', $2, $4, $4 FROM generate_series(1, $3) g
+            """, [prefix, zone, count, harness.clock.now])
     }
 
-    /// Gives every user without a device one APNs device, so decisions are `delivered`.
+    /// Gives every user without a device one APNs device, so decisions are `delivered`; `$1` is the time of
+    /// registration, from the clock of the test.
     static let devicesSQL = """
         INSERT INTO devices (installation_id, user_id, platform, token, app_id, last_registered_at, created_at)
-        SELECT 'ios-' || u.id, u.id, 'apns', md5(u.id) || md5('x' || u.id), 'com.example.app', now(), now()
+        SELECT 'ios-' || u.id, u.id, 'apns', md5(u.id) || md5('x' || u.id), 'com.example.app', $1, $1
         FROM users u WHERE NOT EXISTS (SELECT 1 FROM devices d WHERE d.user_id = u.id)
         """
 
-    /// `devicesSQL` through the harness.
+    /// `devicesSQL` through the harness, registered at the harness clock's time.
     static func devices(on harness: PipelineHarness) async throws {
-        _ = try await harness.sql(devicesSQL)
+        _ = try await harness.sql(devicesSQL, [harness.clock.now])
     }
 
     /// Polls until every wave is done and every event decided; returns whether that happened within `deadline`.

@@ -10,14 +10,14 @@ import Testing
 struct DeviceLossTests {
     /// Puts one queued and one leased delivery on `installation` of `user`.
     static func queue(_ service: TestService, user: String, installation: String) throws {
-        for (id, state, lease) in [("q-\(installation)", "queued", "NULL"), ("l-\(installation)", "leased", "now()")] {
+        let now = service.now
+        for (id, state, lease) in [("q-\(installation)", "queued", nil), ("l-\(installation)", "leased", now)] {
             try service.sql(
                 """
                 INSERT INTO deliveries (id, user_id, installation_id, platform, environment, token, kind, headers,
                     body, priority, created_at, available_at, expires_at, state, leased_until)
-                VALUES ('\(id)', '\(user)', '\(installation)', 'apns', 'production', 't', 'alert', '{}', '{}', 10,
-                    now(), now(), now() + interval '1 hour', '\(state)', \(lease))
-                """)
+                VALUES ($1, $2, $3, 'apns', 'production', 't', 'alert', '{}', '{}', 10, $4, $4, $5, $6, $7)
+                """, [id, user, installation, now, now.addingTimeInterval(3_600), state, lease])
         }
     }
 
@@ -46,7 +46,8 @@ struct DeviceLossTests {
         try Self.queue(service, user: "bo", installation: "phone-2")
         try Self.queue(service, user: "bo", installation: "tablet-2")
         try service.sql("INSERT INTO categories (id, document) VALUES ('c', '{\"id\":\"c\"}')")
-        try service.sql("INSERT INTO timers (user_id, key, category_id, due_at) VALUES ('bo', 'k', 'c', now())")
+        try service.sql(
+            "INSERT INTO timers (user_id, key, category_id, due_at) VALUES ('bo', 'k', 'c', $1)", [service.now])
         #expect(service.send(.delete, "/v1/users/bo").status == .noContent)
         #expect(try remaining(service, "phone-2") == ["leased"])
         #expect(try remaining(service, "tablet-2") == ["leased"])

@@ -105,8 +105,8 @@ struct EventsIngestTests {
             try await harness.category(category)
             category.archived = true
             _ = try await harness.sql(
-                "UPDATE categories SET archived_at = now(), document = document || '{\"archived\":true}' WHERE id = $1",
-                ["old.category"])
+                "UPDATE categories SET archived_at = $2, document = document || '{\"archived\":true}' WHERE id = $1",
+                ["old.category", harness.clock.now])
         }
         let response = await harness.send(
             .post, "/v1/events", json: PipelineHarness.event(id: "c1", category: "old.category", occurredAt: start))

@@ -29,11 +29,11 @@ struct MultiInstanceCampaignTests {
                     Query(
                         unsafeSQL: """
                             INSERT INTO users (id, locale, time_zone, created_at, updated_at)
-                            SELECT 'z' || $1 || '-' || lpad(g::text, 5, '0'), 'en', $2, now(), now()
+                            SELECT 'z' || $1 || '-' || lpad(g::text, 5, '0'), 'en', $2, $4, $4
                             FROM generate_series(1, $3) g
-                            """), [index, zone, Self.usersPerZone])
+                            """), [index, zone, Self.usersPerZone, Date()])
             }
-            try connection.execute(Query(unsafeSQL: CampaignTestSupport.devicesSQL))
+            try connection.execute(Query(unsafeSQL: CampaignTestSupport.devicesSQL), [Date()])
         }
         // Midnight of today's UTC date has passed in every one of these zones: with send_now they go out together
         // at once, batch after batch, from whichever replica claims the wave next.

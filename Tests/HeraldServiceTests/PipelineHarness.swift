@@ -106,7 +106,7 @@ struct PipelineHarness: Sendable {
         }
     }
 
-    /// Stores a user.
+    /// Stores a user, created at the harness clock's time.
     func user(
         _ id: String, timeZone: String? = nil, quiet: (start: Int, end: Int)? = nil, locale: String? = "en",
         badge: Bool = true
@@ -115,11 +115,11 @@ struct PipelineHarness: Sendable {
             """
             INSERT INTO users (id, locale, time_zone, quiet_start_minute, quiet_end_minute, badge, created_at,
                                updated_at)
-            VALUES ($1, $2, $3, $4::smallint, $5::smallint, $6::boolean, now(), now())
-            """, [id, locale, timeZone, quiet?.start, quiet?.end, badge])
+            VALUES ($1, $2, $3, $4::smallint, $5::smallint, $6::boolean, $7, $7)
+            """, [id, locale, timeZone, quiet?.start, quiet?.end, badge, clock.now])
     }
 
-    /// Stores an active device.
+    /// Stores an active device, registered at the harness clock's time.
     func device(_ installation: String, user: String, platform: Device.Platform = .apns) async throws {
         let token: String
         switch platform {
@@ -133,11 +133,11 @@ struct PipelineHarness: Sendable {
             """
             INSERT INTO devices (installation_id, user_id, platform, token, web_push_p256dh, web_push_auth, app_id,
                                  last_registered_at, created_at)
-            VALUES ($1, $2, $3, $4, $5, $6, 'com.example.app', now(), now())
+            VALUES ($1, $2, $3, $4, $5, $6, 'com.example.app', $7, $7)
             """,
             [
                 installation, user, platform.rawValue, token, platform == .webpush ? "BPk" : nil,
-                platform == .webpush ? "auth" : nil,
+                platform == .webpush ? "auth" : nil, clock.now,
             ])
     }
 
@@ -145,7 +145,8 @@ struct PipelineHarness: Sendable {
     func subscribe(_ users: [String], to topic: String) async throws {
         for user in users {
             _ = try await sql(
-                "INSERT INTO topic_subscriptions (topic, user_id, created_at) VALUES ($1, $2, now())", [topic, user])
+                "INSERT INTO topic_subscriptions (topic, user_id, created_at) VALUES ($1, $2, $3)",
+                [topic, user, clock.now])
         }
     }
 

@@ -9,7 +9,7 @@ import Testing
 @Suite("Retention by day partition")
 struct RetentionTests {
     @Test func dayPartitionsPastRetentionAreDroppedAndLiveWorkIsKept() async throws {
-        let harness = try await PipelineHarness.make()
+        let harness = try await PipelineHarness.make(start: Date())
         defer { harness.close() }
         try await harness.category(PipelineHarness.chatCategory())
         let today = try await harness.database { try RetentionRepository.today(on: $0) }
@@ -26,14 +26,14 @@ struct RetentionTests {
         // Day -34: a queued delivery whose time to live ran out, which nothing consumed.
         try await Self.history(
             harness, day: today - 34, eventState: "decided", deliveryState: "queued",
-            expiresAt: Date().addingTimeInterval(-60))
+            expiresAt: harness.clock.now.addingTimeInterval(-60))
         let accepted = await harness.send(
             .post, "/v1/events", json: PipelineHarness.event(id: "today-1", occurredAt: harness.clock.now))
         #expect(accepted.status == .accepted)
 
         let job = RetentionJob(
             settings: RetentionJob.Settings(retentionDays: 30), pool: harness.context.pool,
-            logger: harness.context.logger, metrics: harness.context.metrics)
+            logger: harness.context.logger, metrics: harness.context.metrics, clock: harness.context.clock)
         let report = try await offCooperativePool { try job.runOnce() }
         let remaining = Set(try await harness.database { try RetentionRepository.partitions(on: $0) }.map(\.name))
 
@@ -81,7 +81,7 @@ struct RetentionTests {
     }
 
     @Test func feedPositionsGoOnAfterTheNotificationsBehindThemWereDropped() async throws {
-        let harness = try await PipelineHarness.make()
+        let harness = try await PipelineHarness.make(start: Date())
         defer { harness.close() }
         try await harness.category(PipelineHarness.chatCategory())
         try await harness.user("u1")
@@ -100,7 +100,7 @@ struct RetentionTests {
     }
 
     @Test func workersClaimPendingEventsAcrossDayPartitionsInAcceptanceOrder() async throws {
-        let harness = try await PipelineHarness.make()
+        let harness = try await PipelineHarness.make(start: Date())
         defer { harness.close() }
         try await harness.category(PipelineHarness.chatCategory())
         let today = try await harness.database { try RetentionRepository.today(on: $0) }

@@ -22,10 +22,10 @@ struct StreamsRelayCrashTests {
             """
             INSERT INTO deliveries (id, user_id, installation_id, platform, environment, token, kind, headers, body,
                                     priority, created_at, available_at, expires_at)
-            SELECT 'crash-' || g, 'u1', 'i1', 'apns', 'production', 't', 'alert', '{}', '{"aps":{}}', 10, now(),
-                   now() - interval '1 second', now() + interval '1 day'
+            SELECT 'crash-' || g, 'u1', 'i1', 'apns', 'production', 't', 'alert', '{}', '{"aps":{}}', 10, $2,
+                   $2::timestamptz - interval '1 second', $2::timestamptz + interval '1 day'
             FROM generate_series(1, $1) g
-            """, [Self.deliveries])
+            """, [Self.deliveries, Date()])
         var config = ServiceConfig.defaults
         config.natsServers = cluster.servers
         config.natsReplicas = 3

@@ -35,9 +35,14 @@ enum SampleTokens {
 extension TestService {
     /// Runs SQL directly (setup and inspection only).
     @discardableResult
-    func sql(_ text: String) throws -> PostgresResult {
-        try context.pool.withConnectionBlocking { connection in try connection.query(Query(unsafeSQL: text)) }
+    func sql(_ text: String, _ parameters: [(any PostgresEncodable)?] = []) throws -> PostgresResult {
+        try context.pool.withConnectionBlocking { connection in
+            try connection.query(Query(unsafeSQL: text), parameters)
+        }
     }
+
+    /// The service's clock: every time a test stores for the policy to read comes from here.
+    var now: Date { context.clock() }
 
     /// The single integer a count query returns.
     func count(_ text: String) throws -> Int { try sql(text).single().int(0) }
@@ -46,8 +51,8 @@ extension TestService {
     func category(_ id: String, document: String = "{}", archived: Bool = false) throws {
         try sql(
             "INSERT INTO categories (id, document, archived_at) VALUES ('\(id)', '\(document)'::jsonb"
-                + " || jsonb_build_object('id', '\(id)', 'archived', \(archived)), "
-                + (archived ? "now())" : "NULL)"))
+                + " || jsonb_build_object('id', '\(id)', 'archived', \(archived)), $1)",
+            [archived ? now : nil])
     }
 
     /// Registers an APNs device and returns the response.

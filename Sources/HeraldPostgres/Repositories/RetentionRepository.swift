@@ -18,12 +18,13 @@ public enum RetentionRepository {
         name: "retention_expired", sql: "SELECT parent, name FROM herald_partitions_expired($1)")
     static let drop = Query(name: "retention_drop", sql: "SELECT herald_partition_drop($1)")
     // Queued deliveries of days past retention whose time to live ran out can never be sent; marking them
-    // expired (as a claim would) lets their day go even when nothing consumes the queue.
+    // expired (as a claim would) lets their day go even when nothing consumes the queue. The time to live is
+    // compared with the service's clock (`$2`), which also stamped it; the storage day with the database's day.
     static let expireQueued = Query(
         name: "retention_expire_queued",
         sql: """
-            UPDATE deliveries SET state = 'expired', finished_at = now(), detail = 'expired before it was sent'
-            WHERE stored_day < $1 AND state = 'queued' AND expires_at <= now()
+            UPDATE deliveries SET state = 'expired', finished_at = $2, detail = 'expired before it was sent'
+            WHERE stored_day < $1 AND state = 'queued' AND expires_at <= $2
             """)
     static let list = Query(name: "retention_partitions", sql: "SELECT parent, name FROM herald_partitions()")
     // Keys below the first seq of the oldest events partition belong to dropped events. Nothing is trimmed while
@@ -39,7 +40,9 @@ public enum RetentionRepository {
                 LIMIT $1))
             """)
 
-    /// The database's current UTC day number (days since 1970-01-01), which the partitions follow.
+    /// The database's current UTC day number (days since 1970-01-01), which the partitions follow. This is a
+    /// storage address, not a policy time: rows land in the partition of the database's day (`stored_day` and the
+    /// seq's high bits default to it), so creating and dropping partitions counts days on the same clock.
     public static func today(on connection: PostgresConnection) throws -> Int {
         try connection.query(today).single().int(0)
     }
@@ -67,9 +70,12 @@ public enum RetentionRepository {
         try connection.query(expired, [day]).map { Partition(table: try $0.string(0), name: try $0.string(1)) }
     }
 
-    /// Marks expired the queued deliveries stored before `day` whose time to live ran out; returns how many.
-    public static func expireQueuedDeliveries(before day: Int, on connection: PostgresConnection) throws -> Int {
-        try connection.query(expireQueued, [day]).affectedRows
+    /// Marks expired the queued deliveries stored before `day` whose time to live ran out by `now`; returns how
+    /// many.
+    public static func expireQueuedDeliveries(
+        before day: Int, now: Date, on connection: PostgresConnection
+    ) throws -> Int {
+        try connection.query(expireQueued, [day, now]).affectedRows
     }
 
     /// Every partition of the four tables.

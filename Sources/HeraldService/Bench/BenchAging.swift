@@ -74,7 +74,7 @@ enum BenchAging {
     static func expire(_ service: BenchService) throws -> (dropped: Int, keys: Int, seconds: Double) {
         let job = RetentionJob(
             settings: RetentionJob.Settings(retentionDays: 1), pool: service.context.pool,
-            logger: service.context.logger, metrics: service.context.metrics)
+            logger: service.context.logger, metrics: service.context.metrics, clock: service.context.clock)
         let start = ContinuousClock.now
         let report = try job.runOnce()
         return (report.dropped.count, report.keysTrimmed, BenchStatistics.seconds(since: start))

@@ -102,6 +102,7 @@ enum BenchCampaign {
         }
         let zones = Array(candidates.filter { service.context.zones.zone($0) != nil }.prefix(400))
         guard !zones.isEmpty else { throw failure("no zone of the database is known to the tz data") }
+        let now = service.context.clock()
         try service.database { connection in
             try connection.transaction { connection in
                 _ = try connection.execute(
@@ -111,18 +112,18 @@ enum BenchCampaign {
                             INSERT INTO users (id, locale, time_zone, created_at, updated_at)
                             SELECT 'c' || lpad(i::text, 7, '0'), 'en',
                                    CASE WHEN i % 50 = 0 THEN NULL ELSE ($1::text[])[1 + i % cardinality($1::text[])] END,
-                                   now(), now()
+                                   $3, $3
                             FROM generate_series(0, $2::int - 1) AS i
-                            """), [PipelineArray(zones), users])
+                            """), [PipelineArray(zones), users, now])
                 _ = try connection.execute(
                     Query(
                         name: "bench_campaign_devices",
                         sql: """
                             INSERT INTO devices (installation_id, user_id, platform, token, app_id, last_registered_at,
                                                  created_at)
-                            SELECT 'ios-' || id, id, 'apns', md5(id) || md5('x' || id), 'com.example.app', now(), now()
+                            SELECT 'ios-' || id, id, 'apns', md5(id) || md5('x' || id), 'com.example.app', $1, $1
                             FROM users WHERE id LIKE 'c%'
-                            """), [])
+                            """), [now])
             }
             _ = try connection.execute(Query(unsafeSQL: "ANALYZE users"), [])
             _ = try connection.execute(Query(unsafeSQL: "ANALYZE devices"), [])

@@ -60,13 +60,14 @@ struct BenchPopulation {
             }
             start = end
         }
+        let now = service.context.clock()
         _ = try service.database { connection in
             try connection.execute(
                 Query(
                     unsafeSQL: """
                         INSERT INTO user_preferences (user_id, category_id, setting, updated_at)
-                        SELECT id, 'promo.offer', 'off', now() FROM users WHERE right(id, 1) IN ('3', '8')
-                        """))
+                        SELECT id, 'promo.offer', 'off', $1 FROM users WHERE right(id, 1) IN ('3', '8')
+                        """), [now])
         }
     }
 

@@ -29,10 +29,15 @@ final class RetentionJob: Sendable {
     private let pool: PostgresPool
     private let logger: Logger
     private let metrics: Metrics
+    private let clock: @Sendable () -> Date
     private let loop = ServiceThread(name: "herald-retention")
 
-    init(settings: Settings, pool: PostgresPool, logger: Logger, metrics: Metrics) {
+    init(
+        settings: Settings, pool: PostgresPool, logger: Logger, metrics: Metrics,
+        clock: @escaping @Sendable () -> Date
+    ) {
         self.settings = settings
+        self.clock = clock
         self.pool = pool
         self.logger = logger
         self.metrics = metrics
@@ -68,9 +73,10 @@ final class RetentionJob: Sendable {
             return (today, try RetentionRepository.ensurePartitions(daysAhead: settings.daysAhead, on: connection))
         }
         report.created = created
+        let now = clock()
         let expired = try pool.withConnectionBlocking { [settings] connection in
             let keepFrom = today - settings.retentionDays
-            _ = try RetentionRepository.expireQueuedDeliveries(before: keepFrom, on: connection)
+            _ = try RetentionRepository.expireQueuedDeliveries(before: keepFrom, now: now, on: connection)
             return try RetentionRepository.expiredPartitions(before: keepFrom, on: connection)
         }
         for partition in expired {

@@ -43,7 +43,7 @@ enum ServeCommand {
         let streams = try StreamsService.start(context: context, conninfo: database.conninfo)
         let retention = RetentionJob(
             settings: RetentionJob.Settings(retentionDays: config.retentionDays), pool: pool, logger: logger,
-            metrics: metrics)
+            metrics: metrics, clock: context.clock)
         retention.start()
         let dispatcher = RequestDispatcher(
             router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger,
