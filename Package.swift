@@ -21,26 +21,33 @@ let package = Package(
 
         // The domain and policy: pure Swift, no I/O.
         .target(name: "HeraldCore"),
+        // Small operating-system helpers every part may use: child processes.
+        .target(name: "HeraldSupport"),
         // ICU in Swift: zones, wall time, MessageFormat, plural rules, tz data build.
-        .target(name: "HeraldText", dependencies: ["CICUShim", "HeraldCore"]),
+        .target(name: "HeraldText", dependencies: ["CICUShim", "HeraldCore", "HeraldSupport"]),
         // libpq: connection pool on dedicated threads, pipeline, COPY, LISTEN, migrations, repositories.
-        .target(name: "HeraldPostgres", dependencies: ["CLibPQ", "HeraldCore"]),
+        .target(name: "HeraldPostgres", dependencies: ["CLibPQ", "HeraldCore", "HeraldSupport"]),
         // libmicrohttpd server, router, JSON, problem+json, API key hashing.
         .target(name: "HeraldHTTP", dependencies: ["CMicroHTTPD", "CCrypto", "HeraldCore"]),
         // Wiring: config, handlers, workers, embedded database, scheduler.
         .target(
             name: "HeraldService",
-            dependencies: ["HeraldCore", "HeraldText", "HeraldPostgres", "HeraldHTTP", "CNATS"]
+            dependencies: ["HeraldCore", "HeraldSupport", "HeraldText", "HeraldPostgres", "HeraldHTTP", "CNATS"]
         ),
         .executableTarget(name: "herald", dependencies: ["HeraldService"]),
 
+        // The plain socket HTTP client every test that talks to a real server uses.
+        .target(name: "HeraldTestSupport", dependencies: ["HeraldSupport"], path: "Tests/HeraldTestSupport"),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
-        .testTarget(name: "HeraldTextTests", dependencies: ["HeraldText", "HeraldCore"]),
+        .testTarget(name: "HeraldTextTests", dependencies: ["HeraldText", "HeraldCore", "HeraldSupport"]),
         .testTarget(name: "HeraldPostgresTests", dependencies: ["HeraldPostgres", "HeraldCore"]),
-        .testTarget(name: "HeraldHTTPTests", dependencies: ["HeraldHTTP", "HeraldCore"]),
+        .testTarget(name: "HeraldHTTPTests", dependencies: ["HeraldHTTP", "HeraldCore", "HeraldTestSupport"]),
         .testTarget(
             name: "HeraldServiceTests",
-            dependencies: ["HeraldService", "HeraldPostgres", "HeraldHTTP", "HeraldText", "HeraldCore"]
+            dependencies: [
+                "HeraldService", "HeraldPostgres", "HeraldHTTP", "HeraldText", "HeraldCore", "HeraldSupport",
+                "HeraldTestSupport",
+            ]
         ),
     ],
     cxxLanguageStandard: .cxx17

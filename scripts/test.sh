@@ -19,7 +19,7 @@ export ICU_TIMEZONE_FILES_DIR="$tzdir"
 export HERALD_BINARY="$bin/herald"
 export HERALD_SQL_DIR="$PWD/sql"
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log" "$log.shifted"' EXIT
 # Two runs: the service suites drive handlers synchronously (blocking database calls) and start real binaries,
 # which would starve the timing-sensitive pool and listener tests of the 2-thread cooperative pool.
 for part in "--skip HeraldServiceTests" "--filter HeraldServiceTests"; do
@@ -33,6 +33,30 @@ for part in "--skip HeraldServiceTests" "--filter HeraldServiceTests"; do
 done
 echo "== swift test summary"
 grep -E "Test run with [0-9]+ tests" "$log"
+
+# The suites that store times from the service's clock and read them back against policy, again with the machine's
+# wall clock 400 days ahead and 400 days back: scripts/clock-shift moves it for the test process, its PostgreSQL
+# and the herald binaries it starts alike. A time stamped by the database's clock where the service's should
+# count, or a test date that only holds today, fails here.
+shift_lib=.build/clock-shift.so
+gcc -O2 -Wall -shared -fPIC -o "$shift_lib" scripts/clock-shift/clock-shift.c -ldl
+shifted='DeliveriesQueueTests|FeedbackAPITests|DevicesAPITests|DeviceLossTests|UsersMutesTests|ClientReceiptsTests'
+shifted+='|ReadsTests|RetentionTests|CampaignExecutionTests|APIKeysAPITests|EndToEndTests'
+for days in 400 -400; do
+    echo "== swift test, wall clock shifted $days days: $shifted"
+    set +e
+    CLOCK_SHIFT_SECONDS=$((days * 86400)) LD_PRELOAD="$PWD/$shift_lib" \
+        $swift test --skip-build --filter "$shifted" >"$log.shifted" 2>&1
+    status=$?
+    set -e
+    if [[ $status -ne 0 ]]; then
+        echo "swift test with the wall clock shifted $days days failed ($status)"
+        grep -E '✘' "$log.shifted" | head -40
+        exit "$status"
+    fi
+    grep -E "Test run with [0-9]+ tests" "$log.shifted"
+done
+rm -f "$log.shifted"
 
 echo "== benchmark harness (herald bench --quick: every figure present; no speed asserted)"
 bench_json=$(mktemp --suffix=.json)

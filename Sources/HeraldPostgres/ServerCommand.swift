@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HeraldSupport
 
 /// Runs PostgreSQL's server programs, as the `postgres` system user when this process is root (initdb and
 /// postgres refuse to run as root).
@@ -19,7 +20,9 @@ struct ServerCommand: Sendable {
 
     /// Runs `executable` and returns its combined output; throws with that output on a non-zero exit.
     @discardableResult
-    func run(_ executable: String, _ arguments: [String], in folder: String, failing step: EmbeddedPostgresError.Step)
+    func run(
+        _ executable: String, _ arguments: [String], in folder: String, failing step: EmbeddedPostgresError.Step
+    )
         throws -> String
     {
         let (status, output) = try runStatus(executable, arguments, in: folder)
@@ -66,7 +69,7 @@ struct ServerCommand: Sendable {
         } catch {
             throw EmbeddedPostgresError(.findBinaries, "cannot run \(executable): \(error)")
         }
-        process.waitUntilExit()
+        process.waitUntilExited()
         let data = FileManager.default.contents(atPath: outputPath) ?? Data()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }

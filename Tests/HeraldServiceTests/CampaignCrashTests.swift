@@ -2,12 +2,10 @@ import Foundation
 import HeraldCore
 import HeraldHTTP
 import HeraldPostgres
+import HeraldSupport
+import HeraldTestSupport
 import Synchronization
 import Testing
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// The real binary running a wave, killed with SIGKILL mid-wave and started again: the wave resumes from its
 /// cursor and nobody gets the campaign twice. Then the ops command line reads the result.
@@ -30,7 +28,7 @@ struct CampaignCrashTests {
                 Query(
                     unsafeSQL: """
                         INSERT INTO users (id, locale, time_zone, created_at, updated_at)
-                        SELECT 'u' || lpad(g::text, 6, '0'), 'en', 'UTC', $2, $2 FROM generate_series(1, $1) g
+                        SELECT 'u' || lpad(g::text, 6, '0'), 'en', 'UTC', $2::timestamptz, $2::timestamptz FROM generate_series(1, $1) g
                         """), [Self.users, Date()])
             try connection.execute(Query(unsafeSQL: CampaignTestSupport.devicesSQL), [Date()])
         }
@@ -130,41 +128,27 @@ final class CampaignHerald: Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         running.withLock { $0 = process }
-        let deadline = ContinuousClock.now + .seconds(180)
-        while ContinuousClock.now < deadline {
-            guard process.isRunning else { throw RunningHerald.StartFailure(message: "herald exited at start") }
-            if let status = try? await request("GET", "/ready").status, status == 200 { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw RunningHerald.StartFailure(message: "herald was not ready in time")
+        _ = try await LoopbackHTTP.waitUntilReady(port: port, deadline: .seconds(180)) { process.isRunning }
     }
 
     func killHard() async {
         guard let process = running.withLock({ $0 }) else { return }
         kill(process.processIdentifier, SIGKILL)
-        await offCooperativePool { process.waitUntilExit() }
+        await offCooperativePool { process.waitUntilExited() }
     }
 
     func stop() {
         guard let process = running.withLock({ $0 }) else { return }
         if process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            process.waitUntilExited()
         }
         try? FileManager.default.removeItem(atPath: folder)
     }
 
     func request(_ method: String, _ path: String, json: String? = nil) async throws -> (status: Int, body: String) {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.httpMethod = method
-        request.timeoutInterval = 10
-        request.setValue("Bearer \(adminKey)", forHTTPHeaderField: "Authorization")
-        if let json {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(json.utf8)
-        }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+        let reply = try await LoopbackHTTP.request(port: port, method, path, json: json, key: adminKey)
+        return (reply.status, reply.body)
     }
 
     /// Runs `herald <arguments> --url … --key …` to completion; stdout is a pipe, not a terminal.
@@ -178,7 +162,7 @@ final class CampaignHerald: Sendable {
             process.standardError = FileHandle.nullDevice
             try process.run()
             let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+            process.waitUntilExited()
             return (process.terminationStatus, String(decoding: data, as: UTF8.self))
         }
     }

@@ -44,7 +44,7 @@ struct CampaignExecutionTests {
         _ = try await harness.sql(
             """
             INSERT INTO user_preferences (user_id, category_id, setting, updated_at)
-            SELECT id, 'chat.message', 'off', $1 FROM users WHERE id IN ('utc0000001', 'ind0000001')
+            SELECT id, 'chat.message', 'off', $1::timestamptz FROM users WHERE id IN ('utc0000001', 'ind0000001')
             """, [harness.clock.now])
         let created = await harness.send(
             .post, "/v1/campaigns", json: CampaignTestSupport.body(id: "digest-1", date: "2026-12-01", time: "09:00"))

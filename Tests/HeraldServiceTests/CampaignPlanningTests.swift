@@ -24,7 +24,7 @@ struct CampaignPlanningTests {
         _ = try await harness.sql(
             """
             INSERT INTO users (id, time_zone, created_at, updated_at)
-            SELECT 'z' || ord, zone, $2, $2 FROM unnest($1::text[]) WITH ORDINALITY AS z(zone, ord)
+            SELECT 'z' || ord, zone, $2::timestamptz, $2::timestamptz FROM unnest($1::text[]) WITH ORDINALITY AS z(zone, ord)
             """, [PipelineArray(zones), harness.clock.now])
         try await CampaignTestSupport.users(3, prefix: "nozone", zone: nil, on: harness)
 

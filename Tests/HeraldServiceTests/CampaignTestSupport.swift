@@ -2,6 +2,7 @@ import Foundation
 import HeraldCore
 import HeraldHTTP
 import HeraldPostgres
+import HeraldSupport
 
 @testable import HeraldService
 
@@ -27,7 +28,7 @@ enum CampaignTestSupport {
         _ = try await harness.sql(
             """
             INSERT INTO users (id, locale, time_zone, created_at, updated_at)
-            SELECT $1 || lpad(g::text, 7, '0'), 'en', $2, $4, $4 FROM generate_series(1, $3) g
+            SELECT $1 || lpad(g::text, 7, '0'), 'en', $2, $4::timestamptz, $4::timestamptz FROM generate_series(1, $3) g
             """, [prefix, zone, count, harness.clock.now])
     }
 
@@ -35,7 +36,7 @@ enum CampaignTestSupport {
     /// registration, from the clock of the test.
     static let devicesSQL = """
         INSERT INTO devices (installation_id, user_id, platform, token, app_id, last_registered_at, created_at)
-        SELECT 'ios-' || u.id, u.id, 'apns', md5(u.id) || md5('x' || u.id), 'com.example.app', $1, $1
+        SELECT 'ios-' || u.id, u.id, 'apns', md5(u.id) || md5('x' || u.id), 'com.example.app', $1::timestamptz, $1::timestamptz
         FROM users u WHERE NOT EXISTS (SELECT 1 FROM devices d WHERE d.user_id = u.id)
         """
 
@@ -86,7 +87,7 @@ enum CampaignTestSupport {
             process.standardOutput = pipe
             try process.run()
             let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+            process.waitUntilExited()
             var answers: [String: Int] = [:]
             for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
                 let parts = line.split(separator: "\t")

@@ -27,13 +27,13 @@ struct ClientFeedLatencyTests {
                        jsonb_build_object('source', 'chat', 'id', 'e' || n, 'category', 'chat.message',
                                           'occurred_at', '2026-12-01T10:00:00Z', 'recipients', '["heavy"]'::jsonb,
                                           'item_id', 'i' || n, 'data', jsonb_build_object('text', 'message ' || n)),
-                       'decided', $2, $2
+                       'decided', $2::timestamptz, $2::timestamptz
                 FROM generate_series(1, $1::integer) AS n
                 RETURNING seq, id
             )
             INSERT INTO decisions (event_seq, user_id, outcome, notification_id, item_id, counts_unread, decided_at,
                                    feed_seq)
-            SELECT seq, 'heavy', 'delivered', md5(id), 'i' || substr(id, 2), true, $2, substr(id, 2)::bigint
+            SELECT seq, 'heavy', 'delivered', md5(id), 'i' || substr(id, 2), true, $2::timestamptz, substr(id, 2)::bigint
             FROM e
             """, [Self.notifications, harness.clock.now])
         _ = try await harness.sql("ANALYZE decisions")

@@ -37,6 +37,22 @@ struct DeviceLossTests {
         #expect(try remaining(service, "phone-1") == ["leased"])
     }
 
+    @Test("The backend moving an installation to another user records the move and drops the old owner's queue")
+    func movedToAnotherUser() throws {
+        let service = try TestService.make()
+        defer { service.close() }
+        #expect(service.registerAPNs("phone-3", user: "cy", token: SampleTokens.apns(4)).status == .created)
+        try Self.queue(service, user: "cy", installation: "phone-3")
+        #expect(service.registerAPNs("phone-3", user: "di", token: SampleTokens.apns(4)).status == .ok)
+        #expect(try remaining(service, "phone-3") == ["leased"])
+        #expect(
+            try service.count(
+                "SELECT count(*) FROM device_deactivations WHERE installation_id = 'phone-3' AND user_id = 'cy'"
+                    + " AND cause = 'user_changed'") == 1)
+        #expect(
+            try service.count("SELECT count(*) FROM devices WHERE installation_id = 'phone-3' AND user_id = 'di'") == 1)
+    }
+
     @Test("Deleting the user drops the queued deliveries of all its devices and its timers")
     func userDeleted() throws {
         let service = try TestService.make()

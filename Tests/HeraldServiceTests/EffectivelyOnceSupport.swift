@@ -1,11 +1,9 @@
 import Foundation
 import HeraldCore
 import HeraldPostgres
+import HeraldSupport
+import HeraldTestSupport
 import Synchronization
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// The real `herald` binary on a database the test owns, which the test may SIGKILL and start again.
 final class HeraldUnderTest: Sendable {
@@ -48,23 +46,19 @@ final class HeraldUnderTest: Sendable {
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         try process.run()
         running.withLock { $0 = process }
-        let deadline = ContinuousClock.now + .seconds(180)
-        while ContinuousClock.now < deadline {
-            guard process.isRunning else {
-                let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-                throw RunningHerald.StartFailure(message: "herald exited at start: \(output.suffix(2_000))")
-            }
-            if let status = try? await request("GET", "/ready").status, status == 200 { return }
-            try await Task.sleep(for: .milliseconds(50))
+        do {
+            _ = try await LoopbackHTTP.waitUntilReady(port: port, deadline: .seconds(180)) { process.isRunning }
+        } catch {
+            let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            throw RunningHerald.StartFailure(message: "herald: \(error): \(output.suffix(2_000))")
         }
-        throw RunningHerald.StartFailure(message: "herald was not ready in time")
     }
 
     /// SIGKILL: no shutdown code runs.
     func killHard() async {
         guard let process = running.withLock({ $0 }) else { return }
         kill(process.processIdentifier, SIGKILL)
-        await offCooperativePool { process.waitUntilExit() }
+        await offCooperativePool { process.waitUntilExited() }
     }
 
     /// Whether the process still runs.
@@ -76,7 +70,7 @@ final class HeraldUnderTest: Sendable {
         await offCooperativePool { [folder] in
             if process.isRunning {
                 process.terminate()
-                process.waitUntilExit()
+                process.waitUntilExited()
             }
             try? FileManager.default.removeItem(atPath: folder)
         }
@@ -99,16 +93,8 @@ final class HeraldUnderTest: Sendable {
 
     /// One request; the status is 0 when the connection failed.
     func request(_ method: String, _ path: String, json: String? = nil) async throws -> (status: Int, body: String) {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.httpMethod = method
-        request.timeoutInterval = 10
-        request.setValue("Bearer \(adminKey)", forHTTPHeaderField: "Authorization")
-        if let json {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(json.utf8)
-        }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+        let reply = try await LoopbackHTTP.request(port: port, method, path, json: json, key: adminKey)
+        return (reply.status, reply.body)
     }
 
     /// Posts a batch until it is stored (202 or 200), through refused connections, 503s and restarts; returns
@@ -153,7 +139,7 @@ struct EffectivelyOnceWorkload: Sendable {
                     unsafeSQL:
                         """
                         INSERT INTO users (id, created_at, updated_at)
-                        SELECT 'u' || g, $2, $2 FROM generate_series(1, $1) g
+                        SELECT 'u' || g, $2::timestamptz, $2::timestamptz FROM generate_series(1, $1) g
                         """
                 ),
                 [users, Date()])
@@ -163,10 +149,10 @@ struct EffectivelyOnceWorkload: Sendable {
                         INSERT INTO devices (installation_id, user_id, platform, token, app_id, last_registered_at,
                                              created_at)
                         SELECT 'ios-' || g, 'u' || g, 'apns', md5('ios' || g) || md5('x' || g), 'com.example.app',
-                               $2, $2
+                               $2::timestamptz, $2::timestamptz
                         FROM generate_series(1, $1) g
                         UNION ALL
-                        SELECT 'android-' || g, 'u' || g, 'fcm', 'fcm-' || g, 'com.example.app', $2, $2
+                        SELECT 'android-' || g, 'u' || g, 'fcm', 'fcm-' || g, 'com.example.app', $2::timestamptz, $2::timestamptz
                         FROM generate_series(1, $1) g
                         """), [users, Date()])
         }

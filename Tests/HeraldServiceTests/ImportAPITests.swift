@@ -1,12 +1,10 @@
 import Foundation
 import HeraldHTTP
+import HeraldSupport
+import HeraldTestSupport
 import Testing
 
 @testable import HeraldService
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 @Suite("Bulk import")
 struct ImportAPITests {
@@ -147,36 +145,21 @@ struct ImportTestServer {
     }
 
     func post(_ path: String, body: Data, contentType: String) async throws -> (status: Int, body: String) {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.httpMethod = "POST"
-        request.timeoutInterval = 60
-        request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
-        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
-        request.httpBody = body
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+        let reply = try await LoopbackHTTP.request(
+            port: port, "POST", path, headers: [("Authorization", "Bearer \(key)"), ("Content-Type", contentType)],
+            body: Array(body), timeoutSeconds: 60)
+        return (reply.status, reply.body)
     }
 
     /// Polls `/ready` with a deadline (the first start runs initdb).
     func waitUntilReady() async throws {
-        let clock = ContinuousClock()
-        let end = clock.now + .seconds(120)
-        let url = URL(string: "http://127.0.0.1:\(port)/ready")!
-        while clock.now < end, process.isRunning {
-            if let (_, response) = try? await URLSession.shared.data(from: url),
-                (response as? HTTPURLResponse)?.statusCode == 200
-            {
-                return
-            }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        throw RunningHerald.StartFailure(message: "herald did not become ready")
+        _ = try await LoopbackHTTP.waitUntilReady(port: port) { [process] in process.isRunning }
     }
 
     func stop() {
         if process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            process.waitUntilExited()
         }
         try? FileManager.default.removeItem(atPath: folder)
     }

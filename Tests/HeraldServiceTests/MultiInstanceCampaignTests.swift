@@ -29,7 +29,7 @@ struct MultiInstanceCampaignTests {
                     Query(
                         unsafeSQL: """
                             INSERT INTO users (id, locale, time_zone, created_at, updated_at)
-                            SELECT 'z' || $1 || '-' || lpad(g::text, 5, '0'), 'en', $2, $4, $4
+                            SELECT 'z' || $1 || '-' || lpad(g::text, 5, '0'), 'en', $2, $4::timestamptz, $4::timestamptz
                             FROM generate_series(1, $3) g
                             """), [index, zone, Self.usersPerZone, Date()])
             }

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldSupport
 import Synchronization
 
 @testable import HeraldService
@@ -64,7 +65,7 @@ final class NATSTestCluster: Sendable {
     func stop(node index: Int) {
         guard let process = processes.withLock({ $0.removeValue(forKey: index) }) else { return }
         process.terminate()
-        process.waitUntilExit()
+        process.waitUntilExited()
     }
 
     /// Stops every node and removes the folders.

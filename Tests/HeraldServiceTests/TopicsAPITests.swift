@@ -13,7 +13,7 @@ struct TopicsAPITests {
         defer { service.close() }
         let ids = (0..<250).map { "user-\(String(format: "%03d", $0))" }
         try service.sql(
-            "INSERT INTO users (id, created_at, updated_at) SELECT 'user-' || lpad(n::text, 3, '0'), $1, $1 "
+            "INSERT INTO users (id, created_at, updated_at) SELECT 'user-' || lpad(n::text, 3, '0'), $1::timestamptz, $1::timestamptz "
                 + "FROM generate_series(0, 249) n", [service.now])
         for id in ids.shuffled() {
             #expect(service.send(.put, "/v1/topics/conversation:42/subscribers/\(id)").status == .noContent)

@@ -9,10 +9,13 @@ public struct DeviceRegistration: Sendable, Hashable {
     public var created: Bool
     /// Installations that held the same token before and were removed (one token, one owner).
     public var displacedInstallations: [String]
+    /// The user the installation belonged to before, when the registration moved it to a new user.
+    public var movedFromUser: String?
 
     /// Creates a result.
-    public init(record: DeviceRecord, created: Bool, displacedInstallations: [String]) {
+    public init(record: DeviceRecord, created: Bool, displacedInstallations: [String], movedFromUser: String? = nil) {
         self.record = record
+        self.movedFromUser = movedFromUser
         self.created = created
         self.displacedInstallations = displacedInstallations
     }

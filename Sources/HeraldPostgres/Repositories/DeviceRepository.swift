@@ -20,6 +20,29 @@ public enum DeviceRepository {
             FROM moved
             RETURNING installation_id
             """)
+    // The installation belongs to another user and moves to `$2`: the old owner's loss is recorded, and what was
+    // queued for the old owner on it goes (it is that user's, not the new one's).
+    static let moveQuery = Query(
+        name: "devices_move",
+        sql: """
+            WITH moved AS (
+                SELECT installation_id, user_id, platform, token FROM devices
+                WHERE installation_id = $1 AND user_id <> $2
+                FOR UPDATE
+            ), dropped AS (
+                DELETE FROM deliveries
+                WHERE installation_id = $1 AND state = 'queued' AND EXISTS (SELECT 1 FROM moved)
+            )
+            INSERT INTO device_deactivations (installation_id, user_id, platform, token_sha256, cause, reason,
+                                              recorded_at)
+            SELECT installation_id, user_id, platform, encode(sha256(convert_to(token, 'UTF8')), 'hex'),
+                   'user_changed', 'installation registered by another user', $3
+            FROM moved
+            RETURNING user_id
+            """)
+    // The caller's user must exist: a client acting for a deleted user re-creates nothing.
+    static let userLockQuery = Query(
+        name: "devices_user_lock", sql: "SELECT 1 FROM users WHERE id = $1 FOR KEY SHARE")
     static let upsertQuery = Query(
         name: "devices_upsert",
         sql: """
@@ -34,6 +57,7 @@ public enum DeviceRepository {
                 app_version = EXCLUDED.app_version, app_builds_notifications = EXCLUDED.app_builds_notifications,
                 active = true, deactivated_at = NULL, deactivation_reason = NULL,
                 last_registered_at = EXCLUDED.last_registered_at
+            WHERE $13::boolean OR devices.user_id = EXCLUDED.user_id
             RETURNING installation_id, user_id, platform, token, web_push_p256dh, web_push_auth, environment, app_id,
                       locale, app_version, app_builds_notifications, active, last_registered_at, created_at,
                       deactivated_at, deactivation_reason, (xmax = 0) AS created
@@ -77,11 +101,31 @@ public enum DeviceRepository {
             FROM devices WHERE user_id = ANY($1::text[]) AND active ORDER BY user_id, created_at, installation_id
             """)
 
-    /// Registers `device` at `now`: creates its user if needed, takes its token away from any other installation,
-    /// and creates or replaces the installation (a new token replaces the old one; a deactivated device becomes
-    /// active again). Runs in one transaction, retried when a concurrent registration of the same token wins.
+    /// Who registers a device, which decides what may happen to an installation and a user that exist already.
+    public enum Registrar: Sendable {
+        /// The app's backend (an API key): creates the user if needed, and moves an installation of another user
+        /// to this one, recording the move.
+        case backend
+        /// The user's own app (a client token): the user must exist, and an installation of another user is
+        /// refused.
+        case user
+    }
+
+    /// Why a registration changed nothing.
+    public enum RegistrationRefusal: Error, Equatable {
+        /// The user does not exist (a client acting for a deleted user).
+        case unknownUser
+        /// The installation belongs to another user, and a user's own app may not take it.
+        case installationOfAnotherUser
+    }
+
+    /// Registers `device` at `now`: takes its token away from any other installation, and creates or replaces the
+    /// installation (a new token replaces the old one; a deactivated device becomes active again). What happens to
+    /// a missing user or another user's installation depends on `registrar`; a refusal throws
+    /// `RegistrationRefusal` and changes nothing. Runs in one transaction, retried when a concurrent registration
+    /// of the same token wins.
     public static func register(
-        _ device: Device, now: Date, on connection: PostgresConnection
+        _ device: Device, now: Date, by registrar: Registrar, on connection: PostgresConnection
     ) throws
         -> DeviceRegistration
     {
@@ -90,20 +134,34 @@ public enum DeviceRepository {
             attempt += 1
             do {
                 return try connection.transaction { connection in
-                    try UserRepository.ensure(id: device.userId, now: now, on: connection)
+                    var movedFrom: String?
+                    switch registrar {
+                    case .backend:
+                        try UserRepository.ensure(id: device.userId, now: now, on: connection)
+                        movedFrom = try connection.query(moveQuery, [device.installationId, device.userId, now])
+                            .first?.string(0)
+                    case .user:
+                        guard !(try connection.query(userLockQuery, [device.userId]).isEmpty) else {
+                            throw RegistrationRefusal.unknownUser
+                        }
+                    }
                     let displaced = try connection.query(
                         displaceQuery, [device.platform.rawValue, device.token, device.installationId, now]
                     ).map { try $0.string(0) }
-                    let row = try connection.query(
+                    let rows = try connection.query(
                         upsertQuery,
                         [
                             device.installationId, device.userId, device.platform.rawValue, device.token,
                             device.webPushKeys?.p256dh, device.webPushKeys?.auth, device.environment.rawValue,
                             device.appId, device.locale, device.appVersion, device.appBuildsNotifications, now,
+                            registrar == .backend,
                         ]
-                    ).single()
+                    )
+                    // No row: the installation is another user's and the conflict clause kept it.
+                    guard let row = rows.first else { throw RegistrationRefusal.installationOfAnotherUser }
                     return DeviceRegistration(
-                        record: try record(row), created: try row.bool("created"), displacedInstallations: displaced)
+                        record: try record(row), created: try row.bool("created"), displacedInstallations: displaced,
+                        movedFromUser: movedFrom)
                 }
             } catch let error as PostgresError
                 where attempt < 3 && (error.kind == .uniqueViolation || error.isRetryable)

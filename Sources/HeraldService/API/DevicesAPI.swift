@@ -38,8 +38,21 @@ enum DevicesAPI {
         var validator = RecipientValidator(zones: context.zones)
         let device = try body.device(installationId: installationId, ownerId: ownerId, now: now, validator: &validator)
             .orUnprocessable()
-        let registration = try context.pool.withConnectionBlocking { connection in
-            try DeviceRepository.register(device, now: now, on: connection)
+        let registration: DeviceRegistration
+        do {
+            registration = try context.pool.withConnectionBlocking { connection in
+                try DeviceRepository.register(device, now: now, by: ownerId == nil ? .backend : .user, on: connection)
+            }
+        } catch DeviceRepository.RegistrationRefusal.unknownUser {
+            throw HTTPError.notFound("No user has this id.")
+        } catch DeviceRepository.RegistrationRefusal.installationOfAnotherUser {
+            throw HTTPError.conflict(
+                "This installation is registered to another user; it moves only through the app's backend.",
+                type: "installation-of-another-user")
+        }
+        if registration.movedFromUser != nil {
+            context.logger.info(
+                "device moved to another user", ["device.installation_id": .string(installationId)])
         }
         if !registration.displacedInstallations.isEmpty {
             context.logger.info(

@@ -112,7 +112,7 @@ enum BenchCampaign {
                             INSERT INTO users (id, locale, time_zone, created_at, updated_at)
                             SELECT 'c' || lpad(i::text, 7, '0'), 'en',
                                    CASE WHEN i % 50 = 0 THEN NULL ELSE ($1::text[])[1 + i % cardinality($1::text[])] END,
-                                   $3, $3
+                                   $3::timestamptz, $3::timestamptz
                             FROM generate_series(0, $2::int - 1) AS i
                             """), [PipelineArray(zones), users, now])
                 _ = try connection.execute(
@@ -121,7 +121,7 @@ enum BenchCampaign {
                         sql: """
                             INSERT INTO devices (installation_id, user_id, platform, token, app_id, last_registered_at,
                                                  created_at)
-                            SELECT 'ios-' || id, id, 'apns', md5(id) || md5('x' || id), 'com.example.app', $1, $1
+                            SELECT 'ios-' || id, id, 'apns', md5(id) || md5('x' || id), 'com.example.app', $1::timestamptz, $1::timestamptz
                             FROM users WHERE id LIKE 'c%'
                             """), [now])
             }

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldPostgres
+import HeraldSupport
 
 /// `herald bench [--quick] [--soak] [--json PATH]`: measures the pipeline against its PostgreSQL limit, ingest,
 /// latency, campaigns and memory, prints a table and writes every figure to a JSON file.
@@ -88,7 +89,7 @@ enum BenchCommand {
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return "unknown" }
-        process.waitUntilExit()
+        process.waitUntilExited()
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return process.terminationStatus == 0 ? text.trimmingCharacters(in: .whitespacesAndNewlines) : "unknown"
     }

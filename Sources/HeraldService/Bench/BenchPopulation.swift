@@ -66,7 +66,7 @@ struct BenchPopulation {
                 Query(
                     unsafeSQL: """
                         INSERT INTO user_preferences (user_id, category_id, setting, updated_at)
-                        SELECT id, 'promo.offer', 'off', $1 FROM users WHERE right(id, 1) IN ('3', '8')
+                        SELECT id, 'promo.offer', 'off', $1::timestamptz FROM users WHERE right(id, 1) IN ('3', '8')
                         """), [now])
         }
     }

@@ -1,10 +1,10 @@
-import Foundation
+import HeraldSupport
 import Synchronization
 
 /// Wakes idle workers: a NOTIFY from ingest, the listener reconnecting, or shutdown. A generation counter makes a
 /// wake-up that arrives while a worker is busy count: the worker compares generations before it sleeps.
 final class PipelineWakeUp: Sendable {
-    private let condition = NSCondition()
+    private let condition = MonotonicCondition()
     // Both only change while `condition` is locked; atomics make the class Sendable without unchecked claims.
     private let generation = Atomic<UInt64>(0)
     private let stopped = Atomic<Bool>(false)
@@ -42,8 +42,7 @@ final class PipelineWakeUp: Sendable {
 
     /// Sleeps until the generation moves past `seen`, `stop()`, or `timeout`.
     func wait(since seen: UInt64, timeout: Duration) {
-        let deadline = Date(
-            timeIntervalSinceNow: Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+        let deadline = MonotonicCondition.deadline(after: timeout)
         condition.lock()
         while current == seen && !isStopped {
             if !condition.wait(until: deadline) { break }
@@ -53,8 +52,7 @@ final class PipelineWakeUp: Sendable {
 
     /// Sleeps until `stop()` or `timeout`, ignoring notifications (backoff after a failure).
     func pause(_ timeout: Duration) {
-        let deadline = Date(
-            timeIntervalSinceNow: Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+        let deadline = MonotonicCondition.deadline(after: timeout)
         condition.lock()
         while !isStopped {
             if !condition.wait(until: deadline) { break }

@@ -33,7 +33,7 @@ final class ServiceThread: Sendable {
 
     /// Sleeps up to `seconds`, waking early once stopped.
     func pause(seconds: Double) {
-        let end = Date().addingTimeInterval(seconds)
-        while isRunning, Date() < end { Thread.sleep(forTimeInterval: 0.02) }
+        let end = ContinuousClock.now + .milliseconds(Int(seconds * 1_000))
+        while isRunning, ContinuousClock.now < end { Thread.sleep(forTimeInterval: 0.02) }
     }
 }

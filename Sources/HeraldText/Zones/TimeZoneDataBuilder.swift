@@ -1,4 +1,5 @@
 import Foundation
+import HeraldSupport
 
 /// Compiles the OS tz database into ICU's `zoneinfo64.res` with `genrb` (Debian package icu-devtools).
 ///
@@ -122,7 +123,7 @@ public struct TimeZoneDataBuilder: Sendable {
             throw TimeZoneDataError(.compilerFailed, "cannot start genrb")
         }
         let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        process.waitUntilExited()
         let produced = outputDirectory.appendingPathComponent("zoneinfo64.res")
         guard process.terminationStatus == 0, FileManager.default.fileExists(atPath: produced.path)
         else {

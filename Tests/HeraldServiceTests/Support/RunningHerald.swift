@@ -1,10 +1,8 @@
 import Foundation
 import HeraldHTTP
+import HeraldSupport
+import HeraldTestSupport
 import Synchronization
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// The real `herald` binary (`HERALD_BINARY`, else the one beside the test bundle) serving on a free port with its
 /// own data folder and embedded PostgreSQL.
@@ -119,7 +117,7 @@ final class RunningHerald: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        process.waitUntilExited()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
@@ -128,17 +126,8 @@ final class RunningHerald: @unchecked Sendable {
     }
 
     func request(_ method: String, _ path: String, json: String? = nil, key: String? = nil) async throws -> Reply {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.httpMethod = method
-        request.timeoutInterval = 10
-        if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
-        if let json {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(json.utf8)
-        }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return Reply(
-            status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: String(decoding: data, as: UTF8.self))
+        let reply = try await LoopbackHTTP.request(port: port, method, path, json: json, key: key)
+        return Reply(status: reply.status, body: reply.body)
     }
 
     func get(_ path: String, key: String? = nil) async throws -> Reply { try await request("GET", path, key: key) }
@@ -149,20 +138,20 @@ final class RunningHerald: @unchecked Sendable {
 
     /// Polls `/ready` until it answers 200 (the first start runs initdb, so allow a generous deadline).
     func waitUntilReady(deadline: Duration = .seconds(120)) async throws -> Reply {
-        let clock = ContinuousClock()
-        let end = clock.now + deadline
-        while clock.now < end {
-            guard process.isRunning else { throw StartFailure(message: "herald exited: \(stdout())") }
-            if let reply = try? await get("/ready"), reply.status == 200 { return reply }
-            try await Task.sleep(for: .milliseconds(100))
+        do {
+            let reply = try await LoopbackHTTP.waitUntilReady(port: port, deadline: deadline) { [process] in
+                process.isRunning
+            }
+            return Reply(status: reply.status, body: reply.body)
+        } catch let failure as LoopbackHTTP.NotReady {
+            throw StartFailure(message: "herald: \(failure.description): \(stdout())")
         }
-        throw StartFailure(message: "herald was not ready in time")
     }
 
     /// Sends SIGTERM, waits for the exit and returns the status.
     func terminate() throws -> Int32 {
         process.terminate()
-        process.waitUntilExit()
+        process.waitUntilExited()
         return process.terminationStatus
     }
 
@@ -178,7 +167,7 @@ final class RunningHerald: @unchecked Sendable {
     func kill() {
         if process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            process.waitUntilExited()
         }
         if cleanUp { try? FileManager.default.removeItem(atPath: dataDirectory) }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldSupport
 import Testing
 
 @testable import HeraldText
@@ -61,7 +62,7 @@ struct TimeZoneOracleTests {
         }
         writer.start()
         let data = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        process.waitUntilExited()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
@@ -90,7 +91,7 @@ struct TimeZoneOracleTests {
             if process.isRunning { process.terminate() }
         }
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        process.waitUntilExited()
         try #require(process.terminationStatus == 0, "tz_oracle.py failed")
         return String(decoding: data, as: UTF8.self)
     }

@@ -1,32 +1,36 @@
 import Glibc
 
 /// A minimal blocking HTTP/1.1 client over a POSIX socket, so server tests see exactly what goes over the wire.
-final class RawHTTPClient {
-    struct Response {
-        var status: Int
-        var headers: [(String, String)]
-        var body: [UInt8]
+/// It allocates nothing but its own buffers and runs no threads of its own, unlike Foundation's URLSession, whose
+/// Linux implementation has known use-after-free crashes around refused connections and timeouts.
+public final class RawHTTPClient {
+    public struct Response: Sendable {
+        public var status: Int
+        public var headers: [(String, String)]
+        public var body: [UInt8]
 
-        func header(_ name: String) -> String? {
+        public func header(_ name: String) -> String? {
             headers.first { $0.0.lowercased() == name.lowercased() }?.1
         }
 
-        var text: String { String(decoding: body, as: UTF8.self) }
+        public var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
     private let fd: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to 127.0.0.1:`port`; receive calls time out after thirty seconds so a broken server fails the test.
-    init(port: UInt16) throws {
+    /// Connects to 127.0.0.1:`port`; sends and receives time out after `timeoutSeconds` so a broken server fails
+    /// the test.
+    public init(port: UInt16, timeoutSeconds: Int = 30) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket failed") }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -45,7 +49,7 @@ final class RawHTTPClient {
     }
 
     /// Sends raw bytes.
-    func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes {
@@ -57,7 +61,7 @@ final class RawHTTPClient {
     }
 
     /// Sends a request with `Content-Length` for the body.
-    func send(
+    public func send(
         _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []
     ) throws {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
@@ -70,15 +74,15 @@ final class RawHTTPClient {
     }
 
     /// Sends a request and reads its response.
-    func request(
+    public func request(
         _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []
     ) throws -> Response {
         try send(method, target, headers: headers, body: body)
         return try readResponse(bodyExpected: method != "HEAD")
     }
 
-    /// Reads one response; the body length comes from `Content-Length`.
-    func readResponse(bodyExpected: Bool = true) throws -> Response {
+    /// Reads one response; the body is framed by `Content-Length` or by chunked transfer coding.
+    public func readResponse(bodyExpected: Bool = true) throws -> Response {
         let headEnd = try readUntilHeadEnd()
         let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
         buffer.removeFirst(headEnd + 4)
@@ -90,6 +94,12 @@ final class RawHTTPClient {
         let headers = lines.compactMap { line -> (String, String)? in
             guard let colon = line.firstIndex(of: ":") else { return nil }
             return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: " "))
+        }
+        let chunked = headers.contains {
+            $0.0.lowercased() == "transfer-encoding" && $0.1.lowercased().contains("chunked")
+        }
+        if bodyExpected && chunked {
+            return Response(status: status, headers: headers, body: try readChunkedBody())
         }
         let length =
             bodyExpected
@@ -103,9 +113,38 @@ final class RawHTTPClient {
     }
 
     /// Whether the server has closed the connection (a read returns end of file).
-    func isClosedByServer() -> Bool {
+    public func isClosedByServer() -> Bool {
         var byte: UInt8 = 0
         return recv(fd, &byte, 1, 0) == 0
+    }
+
+    /// The chunks of a chunked body up to the last, empty one (trailers are skipped).
+    private func readChunkedBody() throws -> [UInt8] {
+        var body: [UInt8] = []
+        while true {
+            let line = try readLine()
+            let size = line.split(separator: ";").first.flatMap { Int($0.trimmingCharacters(in: " "), radix: 16) }
+            guard let size else { throw Failure(description: "bad chunk size line") }
+            if size == 0 {
+                while try !readLine().isEmpty {}
+                return body
+            }
+            while buffer.count < size + 2 { try receiveMore() }
+            body.append(contentsOf: buffer[..<size])
+            buffer.removeFirst(size + 2)
+        }
+    }
+
+    /// One CRLF-terminated line, without its end.
+    private func readLine() throws -> Substring {
+        while true {
+            if let end = buffer.indices.dropLast().first(where: { buffer[$0] == 13 && buffer[$0 + 1] == 10 }) {
+                let line = String(decoding: buffer[..<end], as: UTF8.self)
+                buffer.removeFirst(end + 2)
+                return Substring(line)
+            }
+            try receiveMore()
+        }
     }
 
     private func readUntilHeadEnd() throws -> Int {
