@@ -88,9 +88,33 @@ final class RunningServer {
         try client.send(
             Array(
                 ("POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    + "Authorization: Bearer \(TestKeys.events)\r\n"
                     + "Content-Length: 2097152\r\nExpect: 100-continue\r\n\r\n").utf8))
         let response = try client.readResponse()
         #expect(response.status == 413)
+    }
+
+    @Test func aDeclaredOversizedBodyIsRefusedBeforeUploadWithoutExpect() throws {
+        let running = try RunningServer()
+        let client = try running.client()
+        try client.send(
+            Array(
+                ("POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    + "Authorization: Bearer \(TestKeys.events)\r\nContent-Length: 2097152\r\n\r\n").utf8))
+        #expect(try client.readResponse().status == 413)
+    }
+
+    @Test func aStrangerIsAnsweredOnTheHeadersAndTheConnectionCloses() throws {
+        let running = try RunningServer()
+        let client = try running.client()
+        try client.send(
+            Array(
+                ("POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: 2097152\r\n\r\n").utf8))
+        let response = try client.readResponse()
+        #expect(response.status == 401)
+        #expect(response.header("Connection")?.lowercased() == "close")
+        #expect(client.isClosedByServer())
     }
 
     @Test func bodyAtTheLimitIsAccepted() throws {
@@ -172,17 +196,18 @@ final class RunningServer {
 
     @Test func missingKeyIs401AndMissingScopeIs403() throws {
         let running = try RunningServer()
-        let client = try running.client()
-        let anonymous = try client.request("POST", "/v1/users:import")
+        // Each refusal closes its connection, so each request gets one of its own.
+        let anonymous = try running.client().request("POST", "/v1/users:import")
         #expect(anonymous.status == 401)
         #expect(anonymous.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
-        let unknown = try client.request("POST", "/v1/users:import", headers: [("Authorization", "Bearer nope")])
+        let unknown = try running.client().request(
+            "POST", "/v1/users:import", headers: [("Authorization", "Bearer nope")])
         #expect(unknown.status == 401)
-        let scoped = try client.request(
+        let scoped = try running.client().request(
             "POST", "/v1/users:import", headers: [("Authorization", "Bearer \(TestKeys.events)")])
         #expect(scoped.status == 403)
         #expect(scoped.header("Content-Type") == "application/problem+json")
-        let admin = try client.request(
+        let admin = try running.client().request(
             "POST", "/v1/users:import", headers: [("Authorization", "Bearer \(TestKeys.admin)")])
         #expect(admin.status == 202)
     }
@@ -277,12 +302,15 @@ final class RunningServer {
 
     @Test func abandonedUploadsDoNotHoldUpStop() throws {
         let running = try RunningServer()
+        // Admitted uploads (the key is good) whose clients stop sending halfway.
+        let head =
+            "POST /v1/echo HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(TestKeys.events)\r\nContent-Length: 100\r\n\r\n"
         for _ in 0..<5 {
             let client = try running.client()
-            try client.send(Array("POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"a\"".utf8))
+            try client.send(Array((head + "{\"a\"").utf8))
         }
         let pending = try running.client()
-        try pending.send(Array("POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{".utf8))
+        try pending.send(Array((head + "{").utf8))
         #expect(try running.client().request("GET", "/health").status == 200)
         #expect(waitUntil { running.server.inFlightRequests >= 1 })
         #expect(waitUntil { running.server.activeRequests == 0 })

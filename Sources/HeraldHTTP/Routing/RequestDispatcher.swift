@@ -56,6 +56,26 @@ public struct RequestDispatcher: Sendable {
         return outcome
     }
 
+    /// The verdict on a request's head, before any of its body is read: nil when the body may come, else the
+    /// outcome that ends the request: no route or method, a malformed path, missing or bad credentials, a missing
+    /// scope. So only a caller the route admits ever makes the server hold a body.
+    public func admit(_ head: HTTPRequest) -> Outcome? {
+        guard case .matched(let route, _) = router.resolve(method: head.method, path: head.path) else {
+            return dispatch(head)
+        }
+        do {
+            _ = try authenticate(head, requirement: route.auth)
+            return nil
+        } catch let error as HTTPError {
+            var outcome = Outcome(response: problem(error, for: head), route: route.pattern.template)
+            outcome.response.headers.set("X-Request-Id", head.requestID)
+            return outcome
+        } catch {
+            // A failing credential store: the full dispatch after the body reports it the usual way.
+            return nil
+        }
+    }
+
     private func run(_ route: Route, parameters: [String: String], request: HTTPRequest) -> Outcome {
         let name = route.pattern.template
         var principal: Principal?

@@ -38,8 +38,18 @@ func heraldAccess(
     let state = Unmanaged<RequestState>.fromOpaque(requestSlot.pointee!).takeUnretainedValue()
     if !state.prepared {
         prepare(state, connection: connection, method: method, server: server)
-        if expectsOversizedBody(state, limit: state.bodyLimit) {
-            // The client waits for 100 Continue before sending, so answering now spares the upload.
+        // The route and the caller are settled on the headers, before the first body byte: a stranger, or a key
+        // without the route's scope, is answered now and never makes the server hold a body.
+        if let refusal = server.dispatcher.admit(server.request(from: state)) {
+            state.route = refusal.route
+            state.active = true
+            server.active.add(1, ordering: .relaxed)
+            var response = refusal.response
+            response.headers.set("Connection", "close")
+            return queue(response, for: state, on: connection, server: server)
+        }
+        if declaresOversizedBody(state, limit: state.bodyLimit) {
+            // Answered before the upload, whether or not the client waits for 100 Continue.
             state.bodyTooLarge = true
             state.active = true
             server.active.add(1, ordering: .relaxed)
@@ -49,9 +59,12 @@ func heraldAccess(
     }
     let chunkSize = uploadDataSize.pointee
     if chunkSize > 0 {
-        if !state.bodyTooLarge, let uploadData {
+        // Once a response is queued (a refusal, a 413), whatever the client still sends is dropped unread.
+        if !state.bodyTooLarge, state.status == nil, let uploadData {
             if state.body.count + chunkSize > state.bodyLimit {
-                // Keep reading and discarding so the 413 reaches a client that is still sending.
+                // A body without a declared length (chunked) is cut the moment it passes the limit: what was held
+                // goes, the rest is read and dropped (libmicrohttpd takes no response in the middle of an upload),
+                // and the 413 follows the last chunk.
                 state.bodyTooLarge = true
                 state.body = []
             } else {
@@ -166,10 +179,8 @@ private func heraldCollectHeader(
     return .YES
 }
 
-private func expectsOversizedBody(_ state: RequestState, limit: Int) -> Bool {
-    guard let expect = state.headers["expect"], expect.lowercased() == "100-continue",
-        let length = state.headers["content-length"].flatMap({ Int($0) })
-    else { return false }
+private func declaresOversizedBody(_ state: RequestState, limit: Int) -> Bool {
+    guard let length = state.headers["content-length"].flatMap({ Int($0) }) else { return false }
     return length > limit
 }
 

@@ -34,8 +34,10 @@ final class NATSClient {
         jsOptions.Wait = 5_000
         jsOptions.PublishAsync.MaxPending = 4_096
         jsOptions.PublishAsync.AckHandler = publishAcknowledged
-        // The ledger lives as long as this client, which destroys the context (and its callbacks) first.
-        jsOptions.PublishAsync.AckHandlerClosure = Unmanaged.passUnretained(ledger).toOpaque()
+        // libnats runs the acknowledgement handler on a thread of its own, and closing the connection does not wait
+        // for a handler that is running, so the ledger may be reached after this client is gone. It is retained
+        // for the life of the process instead: one small object per client, of which a process makes a handful.
+        jsOptions.PublishAsync.AckHandlerClosure = Unmanaged.passRetained(ledger).toOpaque()
         var context: OpaquePointer?
         let opened = natsConnection_JetStream(&context, connection, &jsOptions)
         guard opened == NATS_OK, let context, let connection else {
