@@ -153,7 +153,7 @@ struct EffectivelyOnceWorkload: Sendable {
                     unsafeSQL:
                         """
                         INSERT INTO users (id, created_at, updated_at)
-                        SELECT 'u' || g, $2, $2 FROM generate_series(1, $1) g
+                        SELECT 'u' || g, $2::timestamptz, $2::timestamptz FROM generate_series(1, $1) g
                         """
                 ),
                 [users, Date()])
@@ -163,10 +163,11 @@ struct EffectivelyOnceWorkload: Sendable {
                         INSERT INTO devices (installation_id, user_id, platform, token, app_id, last_registered_at,
                                              created_at)
                         SELECT 'ios-' || g, 'u' || g, 'apns', md5('ios' || g) || md5('x' || g), 'com.example.app',
-                               $2, $2
+                               $2::timestamptz, $2::timestamptz
                         FROM generate_series(1, $1) g
                         UNION ALL
-                        SELECT 'android-' || g, 'u' || g, 'fcm', 'fcm-' || g, 'com.example.app', $2, $2
+                        SELECT 'android-' || g, 'u' || g, 'fcm', 'fcm-' || g, 'com.example.app',
+                               $2::timestamptz, $2::timestamptz
                         FROM generate_series(1, $1) g
                         """), [users, Date()])
         }
