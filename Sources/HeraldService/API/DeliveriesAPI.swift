@@ -93,7 +93,8 @@ enum DeliveriesAPI {
             if !isLeaseId(item.leaseId) {
                 errors.append(
                     HeraldHTTP.FieldError(
-                        pointer: pointer + "/lease_id", detail: "required: the lease_id its claim returned"))
+                        pointer: pointer + "/lease_id",
+                        detail: "required: the lease_id its claim returned (1 to 64 letters, digits, - or _)"))
             }
             guard let outcome = DeliveryAck.Outcome(rawValue: item.outcome) else {
                 errors.append(
