@@ -27,8 +27,7 @@ public struct DeliveryAckResult: Sendable, Hashable {
     /// Creates a result.
     public init(
         id: String, status: Status, state: String? = nil, availableAt: Date? = nil, installationId: String? = nil,
-        platform: String? = nil,
-        token: String? = nil
+        platform: String? = nil, token: String? = nil
     ) {
         self.id = id
         self.status = status

@@ -2,9 +2,9 @@ import Foundation
 
 extension DeliveryRepository {
     // A retry waits 5 s × 2^(attempts − 1), at most an hour, unless the consumer names a delay; after
-    // `maxAttempts` the delivery fails for good. An ack applies only under the lease it names: once the lease ran
-    // out and the row was taken back or claimed by another consumer, the late ack matches no row and changes
-    // nothing (no state, no dead-token drop).
+    // `maxAttempts` the delivery fails for good. An ack applies only while the row still holds the lease it names:
+    // once the lease ran out and the row was taken back (by the service's clock) or claimed by another consumer, the
+    // late ack matches no row and changes nothing (no state, no dead-token drop, no device deactivation).
     static let ack = Query(
         name: "deliveries_ack",
         sql: """
