@@ -30,11 +30,14 @@ struct DeliveriesQueueTests {
         return deliveries
     }
 
+    /// Acks a claimed delivery under the lease its claim returned.
     func ack(
-        _ harness: PipelineHarness, _ id: HeraldHTTP.JSONValue?, _ outcome: String, extra: String = ""
+        _ harness: PipelineHarness, _ delivery: HeraldHTTP.JSONValue?, _ outcome: String, extra: String = ""
     ) async -> HeraldHTTP.JSONValue {
-        guard case .string(let id)? = id else { return .null }
-        let body = #"{"acks":[{"id":"\#(id)","outcome":"\#(outcome)"\#(extra)}]}"#
+        guard case .string(let id)? = delivery?["id"], case .string(let lease)? = delivery?["lease_id"] else {
+            return .null
+        }
+        let body = #"{"acks":[{"id":"\#(id)","lease_id":"\#(lease)","outcome":"\#(outcome)"\#(extra)}]}"#
         return await harness.send(.post, "/v1/deliveries/ack", json: body).json
     }
 
@@ -48,14 +51,13 @@ struct DeliveriesQueueTests {
         #expect(first.count == 1 && second.count == 1)
         #expect(await claim(harness).isEmpty)
 
-        let sent = await ack(harness, fcm.first?["id"], "sent")
+        let sent = await ack(harness, fcm.first, "sent")
         #expect(sent["results"]?.firstResult["state"] == .string("sent"))
-        let retried = await ack(harness, first.first?["id"], "retry")
+        let retried = await ack(harness, first.first, "retry")
         #expect(retried["results"]?.firstResult["state"] == .string("queued"))
         #expect(await claim(harness).isEmpty)
-        // A sent delivery cannot be acked again.
-        #expect(
-            await ack(harness, fcm.first?["id"], "retry")["results"]?.firstResult["status"] == .string("not_leased"))
+        // A sent delivery cannot be acked again: its lease is over.
+        #expect(await ack(harness, fcm.first, "retry")["results"]?.firstResult["status"] == .string("stale"))
 
         // The retry waits 5 s; the other lease runs out after 10 s and goes back to the queue.
         harness.clock.advance(5)
@@ -78,7 +80,7 @@ struct DeliveriesQueueTests {
         _ = await harness.send(.post, "/v1/events", json: PipelineHarness.event(id: "q2", occurredAt: start))
         try await harness.decideAll()
         let leased = await claim(harness, #"{"platform":"apns","limit":1}"#)
-        let result = await ack(harness, leased.first?["id"], "dead_token", extra: #","detail":"Unregistered""#)
+        let result = await ack(harness, leased.first, "dead_token", extra: #","detail":"Unregistered""#)
         #expect(result["results"]?.firstResult["state"] == .string("dead_token"))
         #expect(try await harness.count("SELECT count(*) FROM devices WHERE installation_id = 'phone' AND active") == 0)
         #expect(
@@ -129,13 +131,13 @@ struct DeliveriesQueueTests {
             #expect(await harness.send(.post, "/v1/deliveries/claim", json: body).status == .unprocessableContent)
         }
         for body in [
-            #"{"acks":[]}"#, #"{"acks":[{"id":"x","outcome":"maybe"}]}"#, "{}",
-            #"{"acks":[{"id":"a\u0000b","outcome":"sent"}]}"#,
+            #"{"acks":[]}"#, #"{"acks":[{"id":"x","lease_id":"l1","outcome":"maybe"}]}"#, "{}",
+            #"{"acks":[{"id":"a\u0000b","lease_id":"l1","outcome":"sent"}]}"#,
         ] {
             #expect(await harness.send(.post, "/v1/deliveries/ack", json: body).status == .unprocessableContent)
         }
         let unknown = await harness.send(
-            .post, "/v1/deliveries/ack", json: #"{"acks":[{"id":"nope","outcome":"sent"}]}"#)
+            .post, "/v1/deliveries/ack", json: #"{"acks":[{"id":"nope","lease_id":"l1","outcome":"sent"}]}"#)
         #expect(unknown.json["results"]?.firstResult["status"] == .string("not_leased"))
     }
 }

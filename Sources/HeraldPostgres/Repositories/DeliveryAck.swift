@@ -13,14 +13,19 @@ public struct DeliveryAck: Sendable, Hashable {
     }
 
     public var id: String
+    /// The lease the consumer holds, as its claim returned it; an ack for any other lease changes nothing.
+    public var leaseId: String
     public var outcome: Outcome
     public var detail: String?
     /// For `retry`: wait at least this long (e.g. a `Retry-After`); else an exponential backoff.
     public var retryAfterSeconds: Int?
 
     /// Creates an ack.
-    public init(id: String, outcome: Outcome, detail: String? = nil, retryAfterSeconds: Int? = nil) {
+    public init(
+        id: String, leaseId: String, outcome: Outcome, detail: String? = nil, retryAfterSeconds: Int? = nil
+    ) {
         self.id = id
+        self.leaseId = leaseId
         self.outcome = outcome
         self.detail = detail
         self.retryAfterSeconds = retryAfterSeconds

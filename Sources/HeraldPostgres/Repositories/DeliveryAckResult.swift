@@ -2,9 +2,20 @@ import Foundation
 
 /// What an ack did to one delivery.
 public struct DeliveryAckResult: Sendable, Hashable {
+    /// Whether the ack was applied.
+    public enum Status: String, Sendable, Hashable {
+        /// The ack held the delivery's current lease and was applied.
+        case ok
+        /// The delivery is no longer under the ack's lease (taken back, claimed again, or already acked): nothing
+        /// changed.
+        case stale
+        /// No such delivery.
+        case notLeased = "not_leased"
+    }
+
     public var id: String
-    /// The delivery's state afterwards (`sent`, `queued`, `failed`, `dead_token`), or `nil` when it was not
-    /// leased (unknown id, lease expired and taken back, or already acked).
+    public var status: Status
+    /// The delivery's state afterwards (`sent`, `queued`, `failed`, `dead_token`); `nil` unless `status` is `ok`.
     public var state: String?
     /// For a retry: when it becomes available again.
     public var availableAt: Date?
@@ -15,10 +26,11 @@ public struct DeliveryAckResult: Sendable, Hashable {
 
     /// Creates a result.
     public init(
-        id: String, state: String?, availableAt: Date? = nil, installationId: String? = nil, platform: String? = nil,
-        token: String? = nil
+        id: String, status: Status, state: String? = nil, availableAt: Date? = nil, installationId: String? = nil,
+        platform: String? = nil, token: String? = nil
     ) {
         self.id = id
+        self.status = status
         self.state = state
         self.availableAt = availableAt
         self.installationId = installationId

@@ -9,8 +9,8 @@ extension DeliveriesAPI {
         var id: String
     }
 
-    /// A leased delivery as a consumer receives it; without the lease (`leased_until`, `attempts`), it is also
-    /// the message the NATS relay publishes (schema `RelayedDelivery`).
+    /// A leased delivery as a consumer receives it; without the lease (`lease_id`, `leased_until`, `attempts`), it
+    /// is also the message the NATS relay publishes (schema `RelayedDelivery`).
     struct LeaseView: Encodable {
         var id: String
         var notificationId: String?
@@ -27,6 +27,8 @@ extension DeliveriesAPI {
         var priority: Int
         var availableAt: Date
         var expiresAt: Date
+        /// What the ack of this delivery must name.
+        var leaseId: String?
         var leasedUntil: Date?
         var attempts: Int?
 
@@ -49,6 +51,7 @@ extension DeliveriesAPI {
             availableAt = lease.availableAt
             expiresAt = lease.expiresAt
             if withLease {
+                leaseId = lease.leaseId
                 leasedUntil = lease.leasedUntil
                 attempts = lease.attempts
             }
@@ -63,7 +66,8 @@ extension DeliveriesAPI {
 
     struct AckResultView: Encodable {
         var id: String
-        /// `ok`, or `not_leased` when the delivery is unknown or its lease ran out.
+        /// `ok`; `stale` when the ack's lease is no longer the delivery's (it ran out and was taken back or claimed
+        /// again, or the delivery was already acked), so nothing changed; `not_leased` for an unknown delivery.
         var status: String
         /// The delivery's state after the ack.
         var state: String?
@@ -71,7 +75,7 @@ extension DeliveriesAPI {
 
         init(_ result: DeliveryAckResult) {
             id = result.id
-            status = result.state == nil ? "not_leased" : "ok"
+            status = result.status.rawValue
             state = result.state
             availableAt = result.availableAt
         }

@@ -10,7 +10,9 @@ enum DeliveriesAPI {
             let body: ClaimBody = try request.decodeJSONValue().decode()
             let platform = try validate(body)
             let now = environment.context.clock()
-            let leaseId = Hex.encode(SecureRandom.bytes(count: 8))
+            // Fresh and unguessable on every claim: an ack must name it, so a consumer whose lease ran out and
+            // was handed to another cannot change the row any more.
+            let leaseId = Hex.encode(SecureRandom.bytes(count: 16))
             let claim = try environment.database { connection in
                 try DeliveryRepository.claim(
                     platform: platform, limit: body.limit ?? 100, leaseSeconds: body.leaseSeconds ?? 60,
@@ -42,7 +44,7 @@ enum DeliveriesAPI {
                 return results
             }
             environment.metrics.recordAcks(
-                Dictionary(grouping: results, by: { $0.state ?? "not_leased" }).mapValues(\.count))
+                Dictionary(grouping: results, by: { $0.state ?? $0.status.rawValue }).mapValues(\.count))
             return try HTTPResponse.json(AckView(results: results.map(AckResultView.init)))
         }
     }
@@ -71,6 +73,7 @@ enum DeliveriesAPI {
     struct AckBody: Decodable {
         struct Item: Decodable {
             var id: String
+            var leaseId: String?
             var outcome: String
             var detail: String?
             var retryAfterSeconds: Int?
@@ -87,6 +90,12 @@ enum DeliveriesAPI {
         var acks: [DeliveryAck] = []
         for (index, item) in body.acks.enumerated() {
             let pointer = "/acks/\(index)"
+            if !isLeaseId(item.leaseId) {
+                errors.append(
+                    HeraldHTTP.FieldError(
+                        pointer: pointer + "/lease_id",
+                        detail: "required: the lease_id its claim returned (1 to 64 letters, digits, - or _)"))
+            }
             guard let outcome = DeliveryAck.Outcome(rawValue: item.outcome) else {
                 errors.append(
                     HeraldHTTP.FieldError(pointer: pointer + "/outcome", detail: "must be sent, retry or dead_token"))
@@ -105,9 +114,21 @@ enum DeliveriesAPI {
             }
             acks.append(
                 DeliveryAck(
-                    id: item.id, outcome: outcome, detail: item.detail, retryAfterSeconds: item.retryAfterSeconds))
+                    id: item.id, leaseId: item.leaseId ?? "", outcome: outcome, detail: item.detail,
+                    retryAfterSeconds: item.retryAfterSeconds))
         }
         if !errors.isEmpty { throw HTTPError.invalidFields(errors) }
         return acks
+    }
+
+    /// A lease id as claims issue them: 1 to 64 ASCII letters, digits, `-` or `_`.
+    static func isLeaseId(_ text: String?) -> Bool {
+        guard let text, (1...64).contains(text.utf8.count) else { return false }
+        return text.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: "_")
+        }
     }
 }

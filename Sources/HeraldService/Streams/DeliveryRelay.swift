@@ -65,7 +65,8 @@ final class DeliveryRelay: Sendable {
 
     /// Leases, publishes and settles one batch; returns how many were claimed.
     private func round(_ client: NATSClient) throws -> Int {
-        let leaseId = "relay-" + UUID().uuidString.lowercased()
+        // Settling names this lease, so rows whose lease ran out and went to another consumer stay theirs.
+        let leaseId = "relay-" + Hex.encode(SecureRandom.bytes(count: 16))
         let claim = try pool.withConnectionBlocking { [settings, clock] connection in
             try DeliveryRepository.claim(
                 platform: nil, limit: settings.batchSize, leaseSeconds: Self.leaseSeconds, leaseId: leaseId,
