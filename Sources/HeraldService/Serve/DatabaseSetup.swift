@@ -26,7 +26,11 @@ struct DatabaseSetup {
         do {
             try FileManager.default.createDirectory(
                 atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
+            // As root, keep the pass-through right an earlier start gave the server account, so a running
+            // embedded server never loses its way to its socket folder, not even for a moment.
+            let current = (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0
+            let mode = geteuid() == 0 ? 0o700 | (current & 0o001) : 0o700
+            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
         } catch {
             throw ServiceStartError(message: "HERALD_DATA_DIR: cannot create or restrict the data folder")
         }
