@@ -21,7 +21,7 @@ until curl -sf "127.0.0.1:$port/ready" >/dev/null; do
     kill -0 $pid 2>/dev/null || { tail "$work/log"; exit 1; }
     sleep 0.2
 done
-psql() { "$pg/psql" -X -q -h 127.0.0.1 -p "$(cat "$work/data/pg/port")" -U herald -d herald -At "$@"; }
+psql() { PGPASSFILE="$work/data/pg/pgpass" "$pg/psql" -X -q -h 127.0.0.1 -p "$(cat "$work/data/pg/port")" -U herald -d herald -At "$@"; }
 api() { curl -s -H "Authorization: Bearer $key" -H 'Content-Type: application/json' "$@"; }
 
 echo "== loading $users users over 400 zones (COPY), one device each"

@@ -4,7 +4,8 @@ import Synchronization
 /// A PostgreSQL cluster that Herald runs itself, in a folder of its own, when no `DATABASE_URL` is given.
 ///
 /// The folder holds the data directory (`data/`), the server log (`postgres.log`) and the unix socket. The
-/// server listens on 127.0.0.1 on a free port. A cluster left running, or left with a stale `postmaster.pid`
+/// server listens on 127.0.0.1 on a free port, and every connection needs the password kept in `pgpass` (see
+/// `EmbeddedPostgres+Password.swift`). A cluster left running, or left with a stale `postmaster.pid`
 /// by a crash, is reused on the next start. As root, the server runs as the `postgres` system user.
 public final class EmbeddedPostgres: Sendable {
     /// Tuning for the cluster.
@@ -32,7 +33,7 @@ public final class EmbeddedPostgres: Sendable {
     public var dataDirectory: String { folder + "/data" }
     /// The server log file inside `folder`.
     public var logFile: String { folder + "/postgres.log" }
-    private let options: Options
+    let options: Options
     private let runningPort = Mutex<Int?>(nil)
 
     /// A cluster kept in `folder` (created when missing); nothing happens until `start()`.
@@ -52,11 +53,7 @@ public final class EmbeddedPostgres: Sendable {
         let binaries = try Self.findBinaries(command: command)
         try prepareFolder(command: command)
         if !FileManager.default.fileExists(atPath: dataDirectory + "/PG_VERSION") {
-            var arguments = [
-                "-D", dataDirectory, "-U", Self.user, "-E", "UTF8", "--locale=C.UTF-8", "--auth=trust",
-            ]
-            if !options.durable { arguments.append("--no-sync") }
-            try command.run(binaries + "/initdb", arguments, in: folder, failing: .initialize)
+            try initializeCluster(command: command, binaries: binaries)
         }
         let port: Int
         if let adopted = runningServerPort() {
@@ -70,6 +67,7 @@ public final class EmbeddedPostgres: Sendable {
                 in: folder, failing: .start)
             try? String(port).write(toFile: folder + "/port", atomically: true, encoding: .utf8)
         }
+        try requirePassword(port: port, command: command)
         runningPort.withLock { $0 = port }
         try createDatabaseIfMissing(port: port)
         return conninfo(port: port, database: Self.database)
@@ -90,8 +88,11 @@ public final class EmbeddedPostgres: Sendable {
         port.map { conninfo(port: $0, database: database) }
     }
 
-    private func conninfo(port: Int, database: String) -> String {
-        Conninfo.format([("host", "127.0.0.1"), ("port", String(port)), ("user", Self.user), ("dbname", database)])
+    func conninfo(port: Int, database: String) -> String {
+        Conninfo.format([
+            ("host", "127.0.0.1"), ("port", String(port)), ("user", Self.user), ("dbname", database),
+            ("passfile", passwordFile),
+        ])
     }
 
     /// `postgres` command-line options; pg_ctl hands them to a shell, hence the quoting of the socket folder.
@@ -100,6 +101,7 @@ public final class EmbeddedPostgres: Sendable {
         let socketPath = folder + "/.s.PGSQL.\(port)"
         let socketUsable = socketPath.utf8.count < 107 && !folder.contains(where: { "'\",\\".contains($0) })
         var text = "-p \(port) -c listen_addresses=127.0.0.1 -c max_connections=\(options.maxConnections)"
+        text += " -c password_encryption=scram-sha-256"
         text += " -c unix_socket_directories='\(socketUsable ? folder : "")'"
         if !options.durable { text += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off" }
         return text

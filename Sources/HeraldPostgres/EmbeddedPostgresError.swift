@@ -8,6 +8,8 @@ public struct EmbeddedPostgresError: Error, Sendable, CustomStringConvertible, C
         case prepareFolder = "prepare the data folder"
         /// `initdb` failed.
         case initialize = "initialize the cluster"
+        /// Writing the password file or requiring the password failed.
+        case secure = "require the password"
         /// `pg_ctl start` failed; the server log in the folder says why.
         case start = "start the server"
         /// Creating the `herald` database failed.

@@ -45,17 +45,25 @@ extension PostgresConnection {
         results.reserveCapacity(count)
         var firstError: PostgresError?
         var currentHasResult = false
+        var endedStatement = false
         while true {
             try pumpOutput(waitUntilFlushed: false)
             while PQisBusy(handle) == 1 {
-                try waitForSocket(writable: PQflush(handle) == 1)
+                let flushed = PQflush(handle)
+                guard flushed >= 0 else { throw connectionError() }
+                try waitForSocket(writable: flushed == 1)
                 guard PQconsumeInput(handle) == 1 else { throw connectionError() }
             }
             guard let result = PQgetResult(handle) else {
-                // NULL ends the results of one statement.
+                // NULL ends the results of one statement; but once libpq has noticed the connection is gone (a
+                // terminated backend, say) it returns NULL for ever and the sync never comes. Two NULLs in a row
+                // while libpq waits for nothing are the same dead end, whatever the cause.
+                guard PQstatus(handle) == CONNECTION_OK, !endedStatement else { throw connectionError() }
                 currentHasResult = false
+                endedStatement = true
                 continue
             }
+            endedStatement = false
             defer { PQclear(result) }
             let status = PQresultStatus(result)
             if status == PGRES_PIPELINE_SYNC { break }
@@ -91,7 +99,10 @@ extension PostgresConnection {
 
     /// Blocks until the socket is readable (or writable, when asked).
     func waitForSocket(writable: Bool, timeoutMilliseconds: Int32 = -1) throws(PostgresError) {
-        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        // libpq closes the socket when it finds the connection lost; poll would ignore -1 and wait for ever.
+        let socket = PQsocket(handle)
+        guard socket >= 0 else { throw connectionError() }
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
         if writable { descriptor.events |= Int16(POLLOUT) }
         while poll(&descriptor, 1, timeoutMilliseconds) < 0 {
             guard errno == EINTR else { throw connectionError() }

@@ -38,7 +38,8 @@ import Testing
         #expect(try adopter.start() == again)
         #expect(FileManager.default.fileExists(atPath: server.logFile))
         #expect(FileManager.default.fileExists(atPath: folder + "/.s.PGSQL.\(port)"))
-        let socketConnection = try PostgresConnection(conninfo: "host=\(folder) port=\(port) user=herald dbname=herald")
+        let socketConnection = try PostgresConnection(
+            conninfo: "host=\(folder) port=\(port) user=herald dbname=herald passfile=\(server.passwordFile)")
         #expect(socketConnection.isConnected)
         try server.stop()
         #expect(server.runningServerPort() == nil)

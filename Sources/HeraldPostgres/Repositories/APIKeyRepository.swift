@@ -33,8 +33,10 @@ public enum APIKeyRepository {
     static let upsertBootstrap = Query(
         name: "api_keys_upsert_bootstrap",
         sql: """
-            INSERT INTO api_keys (id, name, key_hash, scopes) VALUES ($1, $2, $3, ARRAY['admin'])
-            ON CONFLICT (id) DO UPDATE SET key_hash = EXCLUDED.key_hash, scopes = EXCLUDED.scopes, revoked_at = NULL
+            INSERT INTO api_keys AS k (id, name, key_hash, scopes) VALUES ($1, $2, $3, ARRAY['admin'])
+            ON CONFLICT (id) DO UPDATE SET key_hash = EXCLUDED.key_hash, scopes = EXCLUDED.scopes,
+                revoked_at = CASE WHEN k.key_hash = EXCLUDED.key_hash THEN k.revoked_at END
+            RETURNING revoked_at IS NOT NULL AS revoked
             """)
     static let byHash = Query(
         name: "api_keys_by_hash",
@@ -60,10 +62,17 @@ public enum APIKeyRepository {
         return APIKeyRecord(id: id, name: name, scopes: scopes, createdAt: try row.date(0), revokedAt: nil)
     }
 
-    /// Creates or replaces the bootstrap admin key `id` so it matches `keyHash`, and un-revokes it.
-    public static func upsertAdmin(id: String, name: String, keyHash: String, on connection: PostgresConnection) throws
+    /// Creates or replaces the bootstrap admin key `id` so it matches `keyHash`; returns whether it is revoked.
+    ///
+    /// A revoked key stays revoked while its value is the same (a restart must not undo a revocation); a new
+    /// value is a new key and starts active.
+    @discardableResult
+    public static func upsertAdmin(
+        id: String, name: String, keyHash: String, on connection: PostgresConnection
+    ) throws
+        -> Bool
     {
-        _ = try connection.execute(upsertBootstrap, [id, name, keyHash])
+        try connection.query(upsertBootstrap, [id, name, keyHash]).single().bool(0)
     }
 
     /// The active key whose secret hashes to `keyHash`.

@@ -11,7 +11,7 @@ public struct ServiceConfig: Sendable, Equatable {
     public var httpHost: String
     /// Port the HTTP server binds to; 0 picks a free one.
     public var httpPort: Int
-    /// An admin API key to create or update at start.
+    /// An admin API key to create or update at start, from `HERALD_ADMIN_KEY` or `HERALD_ADMIN_KEY_FILE`.
     public var adminKey: String?
     /// libmicrohttpd worker threads.
     public var httpThreads: Int
@@ -91,7 +91,7 @@ extension ServiceConfig {
     /// The settings by environment variable name, with the flag that overrides each.
     static let settings: [(env: String, flag: String)] = [
         ("DATABASE_URL", "--database-url"), ("HERALD_DATA_DIR", "--data-dir"), ("HERALD_HTTP_ADDR", "--http-addr"),
-        ("HERALD_ADMIN_KEY", "--admin-key"), ("HERALD_HTTP_THREADS", "--http-threads"),
+        ("HERALD_HTTP_THREADS", "--http-threads"),
         ("HERALD_HTTP_CONNECTION_LIMIT", "--http-connection-limit"),
         ("HERALD_HTTP_IDLE_TIMEOUT", "--http-idle-timeout"), ("HERALD_MAX_BODY_BYTES", "--max-body-bytes"),
         ("HERALD_DB_POOL_SIZE", "--db-pool-size"), ("HERALD_MIGRATIONS_DIR", "--migrations-dir"),
@@ -122,7 +122,13 @@ extension ServiceConfig {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            if let problem = Self.secretFlagProblem(parts[0]) {
+                problems.append(problem)
+                // Skip the value too, so it is not reported (and echoed) as an unknown option.
+                if parts.count == 1, index < arguments.count, !arguments[index].hasPrefix("--") { index += 1 }
+                continue
+            }
             guard let setting = settings.first(where: { $0.flag == parts[0] }) else {
                 problems.append(ConfigProblem(setting: argument, message: "unknown option"))
                 continue
@@ -138,6 +144,7 @@ extension ServiceConfig {
         }
         var config = ServiceConfig.defaults
         config.apply(values, problems: &problems)
+        config.applyAdminKey(environment, problems: &problems)
         return problems.isEmpty ? .success(config) : .failure(ConfigProblems(problems: problems))
     }
 
@@ -162,14 +169,6 @@ extension ServiceConfig {
             case .none:
                 problems.append(
                     ConfigProblem(setting: "HERALD_HTTP_ADDR", message: "must be IPv4:port, e.g. 127.0.0.1:8080"))
-            }
-        }
-        if let key = values["HERALD_ADMIN_KEY"] {
-            if key.count < 16 || key.count > 256 || key.contains(where: { $0.isWhitespace }) {
-                problems.append(
-                    ConfigProblem(setting: "HERALD_ADMIN_KEY", message: "must be 16 to 256 characters without spaces"))
-            } else {
-                adminKey = key
             }
         }
         Self.integer(values, "HERALD_HTTP_THREADS", 1...256, &httpThreads, &problems)

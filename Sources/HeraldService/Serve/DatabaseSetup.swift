@@ -10,12 +10,30 @@ struct DatabaseSetup {
 
     /// Connects to `config.databaseURL`, or starts (or reuses) the embedded cluster under the data folder.
     static func start(_ config: ServiceConfig) throws -> DatabaseSetup {
+        try secureDataFolder(config.dataDirectory)
         if let url = config.databaseURL {
             return DatabaseSetup(conninfo: url, embedded: nil)
         }
         let folder = URL(fileURLWithPath: config.dataDirectory).standardizedFileURL.appendingPathComponent("pg").path
         let cluster = EmbeddedPostgres(folder: folder)
         return DatabaseSetup(conninfo: try cluster.start(), embedded: cluster)
+    }
+
+    /// Creates the data folder, or closes an existing one, to everyone but its owner: it holds the admin key, the
+    /// client token keys and the embedded database's password. (As root, the embedded server's account is later
+    /// given the right to pass through it, nothing more.)
+    static func secureDataFolder(_ path: String) throws {
+        do {
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            // As root, keep the pass-through right an earlier start gave the server account, so a running
+            // embedded server never loses its way to its socket folder, not even for a moment.
+            let current = (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0
+            let mode = geteuid() == 0 ? 0o700 | (current & 0o001) : 0o700
+            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+        } catch {
+            throw ServiceStartError(message: "HERALD_DATA_DIR: cannot create or restrict the data folder")
+        }
     }
 
     /// The migrations folder: the configured one, else `$HERALD_SQL_DIR`, `./sql`, or `sql/` beside the binary's

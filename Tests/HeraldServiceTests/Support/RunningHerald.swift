@@ -78,7 +78,11 @@ final class RunningHerald: @unchecked Sendable {
         self.cleanUp = cleanUp
     }
 
-    static func start(dataDirectory: String? = nil, cleanUp: Bool = false) throws -> RunningHerald {
+    /// Starts `herald serve`; `environment` adds variables, or removes them with `nil` (`HERALD_ADMIN_KEY` is set
+    /// to a fresh key unless removed or replaced there).
+    static func start(
+        dataDirectory: String? = nil, cleanUp: Bool = false, environment extra: [String: String?] = [:]
+    ) throws -> RunningHerald {
         let folder = try dataDirectory ?? temporaryFolder()
         let port = freePort()
         let key = "hk_e2e_" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
@@ -91,6 +95,7 @@ final class RunningHerald: @unchecked Sendable {
         environment["HERALD_ADMIN_KEY"] = key
         environment.removeValue(forKey: "DATABASE_URL")
         environment.removeValue(forKey: "ICU_TIMEZONE_FILES_DIR")
+        for (name, value) in extra { environment[name] = value }
         process.environment = environment
         let outputFile = folder + "/stdout-\(port).txt"
         _ = FileManager.default.createFile(atPath: outputFile, contents: nil)
@@ -100,7 +105,8 @@ final class RunningHerald: @unchecked Sendable {
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorFile))
         try process.run()
         return RunningHerald(
-            process: process, port: port, dataDirectory: folder, adminKey: key, outputFile: outputFile,
+            process: process, port: port, dataDirectory: folder, adminKey: environment["HERALD_ADMIN_KEY"] ?? "",
+            outputFile: outputFile,
             cleanUp: cleanUp || dataDirectory == nil)
     }
 
@@ -123,6 +129,11 @@ final class RunningHerald: @unchecked Sendable {
 
     func stdout() -> String {
         (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? ""
+    }
+
+    /// What this start wrote on stderr (the log).
+    func stderr() -> String {
+        (try? String(contentsOfFile: dataDirectory + "/stderr-\(port).txt", encoding: .utf8)) ?? ""
     }
 
     func request(_ method: String, _ path: String, json: String? = nil, key: String? = nil) async throws -> Reply {
