@@ -53,9 +53,11 @@ need(
 service = objects.get(("Service", "herald"), (None, {}))[1]
 need(service.get("spec", {}).get("selector") == labels, "the Service selects no pod")
 
-# Every setting must be one herald reads (ServiceConfig's table of variables).
-config_source = (root / "Sources" / "HeraldService" / "Config" / "ServiceConfig.swift").read_text()
+# Every setting must be one herald reads: ServiceConfig's table of variables, or one its extensions read from the
+# environment only (secrets, which have no command-line flag).
+config_source = "".join(path.read_text() for path in (root / "Sources" / "HeraldService" / "Config").glob("*.swift"))
 known = set(re.findall(r'\("((?:HERALD_|DATABASE_)[A-Z_]+)", "--', config_source))
+known |= set(re.findall(r'environment\["((?:HERALD_|DATABASE_)[A-Z_]+)"\]', config_source))
 for kind, field in (("ConfigMap", "data"), ("Secret", "stringData")):
     document = objects.get((kind, "herald"), (None, {}))[1]
     for name in document.get(field, {}):
