@@ -6,6 +6,7 @@ packages=(
     libpq-dev libicu-dev icu-devtools libssl-dev libmicrohttpd-dev postgresql-15 tzdata pkg-config
     python3 python3-venv jq
     nats-server libnats-dev python3-yaml
+    gcc libc6-dev
 )
 
 missing=()
