@@ -18,6 +18,8 @@ public final class RawHTTPClient {
 
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+        /// The `errno` of a failed system call, when one failed.
+        public var code: Int32 = 0
     }
 
     private let fd: Int32
@@ -55,7 +57,7 @@ public final class RawHTTPClient {
             let written = bytes[offset...].withUnsafeBytes {
                 Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
             }
-            guard written > 0 else { throw Failure(description: "send failed: errno \(errno)") }
+            guard written > 0 else { throw Failure(description: "send failed: errno \(errno)", code: errno) }
             offset += written
         }
     }
@@ -73,11 +75,17 @@ public final class RawHTTPClient {
         try send(Array(head.utf8) + body)
     }
 
-    /// Sends a request and reads its response.
+    /// Sends a request and reads its response. A server may answer before the body is read (a 401 or a 413 on
+    /// the headers) and close; as HTTP clients do, a send cut off that way still reads the answer already sent.
     public func request(
         _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []
     ) throws -> Response {
-        try send(method, target, headers: headers, body: body)
+        do {
+            try send(method, target, headers: headers, body: body)
+        } catch let failure as Failure where failure.code == EPIPE || failure.code == ECONNRESET {
+            guard let early = try? readResponse(bodyExpected: method != "HEAD") else { throw failure }
+            return early
+        }
         return try readResponse(bodyExpected: method != "HEAD")
     }
 
