@@ -1,6 +1,7 @@
 import Foundation
 import HeraldHTTP
 import HeraldPostgres
+import Synchronization
 import Testing
 
 @testable import HeraldService
@@ -67,5 +68,27 @@ struct AdminKeySecretTests {
         #expect(try !APIKeyRepository.upsertAdmin(id: "admin", name: "bootstrap", keyHash: second, on: connection))
         #expect(try APIKeyRepository.active(keyHash: second, on: connection)?.id == "admin")
         #expect(try APIKeyRepository.active(keyHash: first, on: connection) == nil)
+    }
+
+    /// Replicas of one deployment start together with the same key: every one of them comes up.
+    @Test func replicasStartingTogetherAllStoreTheSameBootstrapKey() throws {
+        let conninfo = try TemporaryPostgres.freshDatabase()
+        _ = try MigrateCommand.apply(try Migrator(folder: TestService.sqlFolder), conninfo: conninfo)
+        let hash = APIKeySecret.generate().hash
+        let pool = try PostgresPool(conninfo: conninfo, size: 6)
+        defer { pool.close() }
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+            do {
+                try pool.withConnectionBlocking { connection in
+                    try APIKeyRepository.upsertAdmin(id: "admin", name: "bootstrap", keyHash: hash, on: connection)
+                }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        #expect(
+            try pool.withConnectionBlocking { try APIKeyRepository.active(keyHash: hash, on: $0)?.id } == "admin")
     }
 }

@@ -119,7 +119,10 @@ final class CampaignHerald: Sendable {
         environment["HERALD_ADMIN_KEY"] = adminKey
         environment["HERALD_PIPELINE_WORKERS"] = "2"
         environment["HERALD_CAMPAIGN_BATCH_SIZE"] = "200"
-        environment["HERALD_CAMPAIGN_MIN_WAVE_SECONDS"] = "6"
+        // Long enough that a restart under a slowed machine (heap checking, a shifted clock) still finds most of
+        // the wave ahead of it: the schedule is absolute, so a restart slower than the rest of the wave would
+        // hand out everything that remains at once.
+        environment["HERALD_CAMPAIGN_MIN_WAVE_SECONDS"] = "12"
         environment["HERALD_LOG_LEVEL"] = "warning"
         environment["HERALD_SHUTDOWN_GRACE"] = "1"
         environment.removeValue(forKey: "ICU_TIMEZONE_FILES_DIR")

@@ -38,6 +38,10 @@ public enum APIKeyRepository {
                 revoked_at = CASE WHEN k.key_hash = EXCLUDED.key_hash THEN k.revoked_at END
             RETURNING revoked_at IS NOT NULL AS revoked
             """)
+    /// Replicas starting together upsert the same bootstrap key; two concurrent inserts of one row would race on
+    /// the hash's unique index, which `ON CONFLICT (id)` does not arbitrate, so they take turns.
+    static let bootstrapLock = Query(
+        name: "api_keys_bootstrap_lock", sql: "SELECT pg_advisory_xact_lock(hashtext('herald_bootstrap_key'))")
     static let byHash = Query(
         name: "api_keys_by_hash",
         sql: """
@@ -72,7 +76,10 @@ public enum APIKeyRepository {
     ) throws
         -> Bool
     {
-        try connection.query(upsertBootstrap, [id, name, keyHash]).single().bool(0)
+        try connection.transaction { connection in
+            _ = try connection.query(bootstrapLock)
+            return try connection.query(upsertBootstrap, [id, name, keyHash]).single().bool(0)
+        }
     }
 
     /// The active key whose secret hashes to `keyHash`.
