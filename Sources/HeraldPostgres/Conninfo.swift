@@ -51,7 +51,32 @@ enum Conninfo {
             [existing, "-c DateStyle=ISO -c TimeZone=UTC"].compactMap { $0 }.joined(separator: " ")
         }
         set("connect_timeout") { existing in existing ?? "10" }
+        // A peer that vanished (a host down, a cut network) is noticed within about a minute, not hours.
+        set("keepalives") { existing in existing ?? "1" }
+        set("keepalives_idle") { existing in existing ?? "30" }
+        set("keepalives_interval") { existing in existing ?? "10" }
+        set("keepalives_count") { existing in existing ?? "3" }
         return settings
+    }
+
+    /// `conninfo` with server parameters added to its `options` (`-c name=value`); names and values are plain
+    /// words (letters, digits, `_`, `.`), which the options syntax passes through unquoted.
+    static func addingServerParameters(
+        _ parameters: [(name: String, value: String)], to conninfo: String
+    ) throws -> String {
+        guard !parameters.isEmpty else { return conninfo }
+        let word = #/^[A-Za-z0-9_.]+$/#
+        for (name, value) in parameters where name.wholeMatch(of: word) == nil || value.wholeMatch(of: word) == nil {
+            throw PostgresError(kind: .invalidValue, message: "server parameter \(name) is not a plain word")
+        }
+        var settings = try parse(conninfo)
+        let added = parameters.map { "-c \($0.name)=\($0.value)" }.joined(separator: " ")
+        if let index = settings.firstIndex(where: { $0.key == "options" }) {
+            settings[index].value += " " + added
+        } else {
+            settings.append(("options", added))
+        }
+        return format(settings)
     }
 
     /// Calls `body` with NULL-terminated keyword and value arrays for `PQconnectdbParams`.

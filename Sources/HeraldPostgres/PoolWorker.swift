@@ -5,6 +5,29 @@ import Synchronization
 struct PoolJob: Sendable {
     let run: @Sendable (PostgresConnection) -> Void
     let fail: @Sendable (PostgresError) -> Void
+    /// Set when the caller may give up waiting: exactly one of the worker (taking it) and the caller (abandoning
+    /// it) wins, so work either runs whole or never starts.
+    var ticket: PoolTicket? = nil
+}
+
+/// Who owns a queued job that its caller may abandon: still waiting, taken by a worker, or abandoned.
+final class PoolTicket: Sendable {
+    private let state = Atomic<Int>(0)
+    private static let waiting = 0
+    private static let taken = 1
+    private static let abandoned = 2
+
+    /// The worker's claim; false when the caller gave up first.
+    func take() -> Bool {
+        state.compareExchange(expected: Self.waiting, desired: Self.taken, ordering: .acquiringAndReleasing)
+            .exchanged
+    }
+
+    /// The caller's claim; false when a worker already runs the job (the caller must wait for it).
+    func abandon() -> Bool {
+        state.compareExchange(expected: Self.waiting, desired: Self.abandoned, ordering: .acquiringAndReleasing)
+            .exchanged
+    }
 }
 
 /// The state pool threads and callers share: the job queue, the wake-up semaphore and usage counters.
@@ -110,6 +133,7 @@ final class PoolWorker {
     }
 
     private func perform(_ job: PoolJob) {
+        if let ticket = job.ticket, !ticket.take() { return }
         guard ensureConnected() else {
             job.fail(PostgresError(kind: .connectionLost, message: "the database is not reachable"))
             return

@@ -33,6 +33,8 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         case pipelineAborted = "pipeline aborted"
         /// The pool was closed before the work could run.
         case poolClosed = "pool closed"
+        /// Every connection stayed busy for longer than the caller may wait; the work never ran.
+        case poolTimeout = "pool wait timed out"
         /// Anything else.
         case other = "other"
     }
@@ -63,7 +65,8 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
     /// Whether running the same work again (in a new transaction) may succeed.
     public var isRetryable: Bool {
         switch kind {
-        case .connectionFailed, .connectionLost, .serializationFailure, .deadlock, .lockNotAvailable: true
+        case .connectionFailed, .connectionLost, .serializationFailure, .deadlock, .lockNotAvailable, .poolTimeout:
+            true
         default: false
         }
     }

@@ -20,6 +20,11 @@ public final class PostgresPool: Sendable {
         public var reconnectDelay: Duration
         /// Upper bound of the reconnect delay.
         public var maximumReconnectDelay: Duration
+        /// How long a blocking caller waits for a free connection before the call fails with `.poolTimeout`
+        /// (the work never starts); nil waits as long as it takes.
+        public var maximumWait: Duration?
+        /// Server settings of every session, e.g. `statement_timeout` and `lock_timeout` in milliseconds.
+        public var sessionParameters: [(name: String, value: String)]
 
         /// A configuration with the usual delays (50 ms doubling up to 5 s).
         public init(conninfo: String, size: Int = 4, threadName: String = "herald-pg") {
@@ -28,6 +33,13 @@ public final class PostgresPool: Sendable {
             self.threadName = threadName
             self.reconnectDelay = .milliseconds(50)
             self.maximumReconnectDelay = .seconds(5)
+            self.maximumWait = nil
+            self.sessionParameters = []
+        }
+
+        /// The connection string with the session parameters added.
+        var sessionConninfo: String {
+            get throws { try Conninfo.addingServerParameters(sessionParameters, to: conninfo) }
         }
     }
 
@@ -51,8 +63,9 @@ public final class PostgresPool: Sendable {
     ///
     /// This blocks while connecting; call it before serving, not from an async task's hot path.
     public init(_ configuration: Configuration) throws {
+        let conninfo = try configuration.sessionConninfo
         let handoffs = try (0..<configuration.size).map { _ in
-            ConnectionHandoff(try PostgresConnection(conninfo: configuration.conninfo))
+            ConnectionHandoff(try PostgresConnection(conninfo: conninfo))
         }
         let shared = PoolShared(configuration: configuration)
         self.shared = shared
@@ -92,17 +105,25 @@ public final class PostgresPool: Sendable {
 
     /// Runs `body` with a connection and blocks the calling thread until it is done.
     ///
+    /// When no connection frees up within `maximumWait` (default: the configuration's), the call fails with
+    /// `.poolTimeout` and `body` never runs; once `body` has started, the call waits for it to end.
+    ///
     /// For callers that already are plain threads (HTTP worker threads); never call it from a Swift task, nor
     /// from inside another pool call (that could wait for itself).
     public func withConnectionBlocking<R: Sendable>(
-        _ body: @escaping @Sendable (PostgresConnection) throws -> R
+        maximumWait: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) throws -> R
     ) throws -> R {
         let slot = BlockingSlot<R>()
+        let wait = maximumWait ?? shared.configuration.maximumWait
+        let ticket = wait.map { _ in PoolTicket() }
         shared.submit(
             PoolJob(
                 run: { connection in slot.fulfil(Result { try body(connection) }) },
-                fail: { error in slot.fulfil(.failure(error)) }))
-        return try slot.wait()
+                fail: { error in slot.fulfil(.failure(error)) }, ticket: ticket))
+        guard let wait, let ticket else { return try slot.wait() }
+        if let result = slot.wait(atMost: wait) { return try result.get() }
+        guard ticket.abandon() else { return try slot.wait() }
+        throw PostgresError(kind: .poolTimeout, message: "no database connection became free in time")
     }
 
     /// The name of the pool worker thread running the caller, or `nil` on any other thread.
@@ -150,5 +171,13 @@ private final class BlockingSlot<R: Sendable>: Sendable {
     func wait() throws -> R {
         done.wait()
         return try result.withLock { $0! }.get()
+    }
+
+    /// The result, or nil when none came within `limit`.
+    func wait(atMost limit: Duration) -> Result<R, any Error>? {
+        let (seconds, attoseconds) = limit.components
+        let nanoseconds = max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        guard done.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success else { return nil }
+        return result.withLock { $0! }
     }
 }

@@ -12,13 +12,13 @@ final class RunningServer {
     let metrics = Metrics()
     let port: UInt16
 
-    init(maxBodyBytes: Int = 1 << 20, threads: Int = 2, extraRoutes: (inout Router) -> Void = { _ in }) throws {
+    init(maxBodyBytes: Int = 1 << 20, extraRoutes: (inout Router) -> Void = { _ in }) throws {
         let router = sampleRouter(extra: extraRoutes)
         let logger = logs.logger
         let dispatcher = RequestDispatcher(router: router, authenticator: TestKeys.authenticator, logger: logger)
         server = HTTPServer(
             configuration: HTTPServerConfiguration(
-                host: "127.0.0.1", port: 0, threadPoolSize: threads, maxBodyBytes: maxBodyBytes),
+                host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes),
             dispatcher: dispatcher, logger: logger, metrics: metrics)
         try server.start()
         port = try #require(server.port)
@@ -325,7 +325,7 @@ final class RunningServer {
 
     @Test func startRejectsInvalidConfiguration() {
         let server = HTTPServer(
-            configuration: HTTPServerConfiguration(host: "not-an-ip", port: 0, threadPoolSize: 0),
+            configuration: HTTPServerConfiguration(host: "not-an-ip", port: 0, connectionLimit: 0),
             dispatcher: sampleDispatcher(), logger: Logger(sink: .discard))
         #expect(throws: HTTPServerError.self) { try server.start() }
     }

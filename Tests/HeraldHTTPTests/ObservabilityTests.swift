@@ -204,8 +204,8 @@ import Testing
 
     @Test func configurationProblemsAreListedTogether() {
         let configuration = HTTPServerConfiguration(
-            host: "example.com", threadPoolSize: 0, connectionLimit: 0, idleTimeout: .zero)
-        #expect(configuration.validationProblems().count == 4)
+            host: "example.com", connectionLimit: 0, idleTimeout: .zero)
+        #expect(configuration.validationProblems().count == 3)
         #expect(HTTPServerConfiguration().validationProblems().isEmpty)
     }
 }

@@ -34,7 +34,6 @@ final class HeraldUnderTest: Sendable {
         environment["HERALD_PIPELINE_WORKERS"] = String(workers)
         environment["HERALD_PIPELINE_BATCH_SIZE"] = "100"
         environment["HERALD_LOG_LEVEL"] = "warning"
-        environment["HERALD_HTTP_THREADS"] = "4"
         environment["HERALD_DB_POOL_SIZE"] = "4"
         environment["HERALD_SHUTDOWN_GRACE"] = "1"
         environment.removeValue(forKey: "ICU_TIMEZONE_FILES_DIR")

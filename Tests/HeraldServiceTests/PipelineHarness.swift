@@ -64,7 +64,7 @@ struct PipelineHarness: Sendable {
             context: context,
             dispatcher: RequestDispatcher(
                 router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger,
-                clientTokens: context.clientTokenAuthentication),
+                clientTokens: context.clientTokenAuthentication, dependencyProblem: DatabaseProblem.problem(for:)),
             adminKey: APIKeySecret.generate().value, clock: clock,
             processor: BatchProcessor(decider: PipelineEnvironment.decider(zones: zones), limits: limits))
         try pool.withConnectionBlocking { [adminKey = harness.adminKey] connection in

@@ -19,16 +19,21 @@ public struct RequestDispatcher: Sendable {
     public let logger: Logger
     /// Verifies client tokens; nil when none are accepted.
     public let clientTokens: ClientTokenAuthentication?
+    /// The problem for a failure of something the handlers depend on (a database busy or unreachable), or nil
+    /// for a failure that is a defect (answered 500 and logged).
+    public let dependencyProblem: @Sendable (any Error) -> HTTPError?
 
     /// Creates a dispatcher.
     public init(
         router: Router, authenticator: any Authenticator, logger: Logger,
-        clientTokens: ClientTokenAuthentication? = nil
+        clientTokens: ClientTokenAuthentication? = nil,
+        dependencyProblem: @escaping @Sendable (any Error) -> HTTPError? = { _ in nil }
     ) {
         self.router = router
         self.authenticator = authenticator
         self.logger = logger
         self.clientTokens = clientTokens
+        self.dependencyProblem = dependencyProblem
     }
 
     /// The response for a request, as the server would send it.
@@ -86,6 +91,15 @@ public struct RequestDispatcher: Sendable {
         } catch let error as HTTPError {
             return Outcome(response: problem(error, for: request), route: name, principal: principal)
         } catch {
+            if let dependency = dependencyProblem(error) {
+                logger.warning(
+                    "dependency unavailable",
+                    [
+                        "request.id": .string(request.requestID), "http.route": .string(name),
+                        "error.message": .string(String(describing: error)),
+                    ])
+                return Outcome(response: problem(dependency, for: request), route: name, principal: principal)
+            }
             logger.error(
                 "request failed",
                 [

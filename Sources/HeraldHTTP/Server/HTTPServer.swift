@@ -78,7 +78,7 @@ public final class HTTPServer: Sendable {
             "http server listening",
             [
                 "http.host": .string(configuration.host), "http.port": .int(Int(port ?? 0)),
-                "http.threads": .int(configuration.threadPoolSize),
+                "http.connection_limit": .int(configuration.connectionLimit),
             ])
     }
 

@@ -4,9 +4,8 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public var host: String
     /// The TCP port; 0 picks a free one, readable from `HTTPServer.port` after start.
     public var port: UInt16
-    /// libmicrohttpd worker threads; handlers run on them and may block, so size it for concurrent blocking calls.
-    public var threadPoolSize: Int
-    /// Open connections at most; beyond it new connections wait in the kernel backlog.
+    /// Open connections at most; beyond it new connections wait in the kernel backlog. Each open connection has a
+    /// thread of its own, so a handler blocked on the database holds up only its own connection.
     public var connectionLimit: Int
     /// An idle connection is closed after this long (whole seconds, rounded up).
     public var idleTimeout: Duration
@@ -19,7 +18,6 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public init(
         host: String = "127.0.0.1",
         port: UInt16 = 8080,
-        threadPoolSize: Int = 8,
         connectionLimit: Int = 1024,
         idleTimeout: Duration = .seconds(30),
         connectionMemoryLimit: Int = 32 * 1024,
@@ -27,7 +25,6 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     ) {
         self.host = host
         self.port = port
-        self.threadPoolSize = threadPoolSize
         self.connectionLimit = connectionLimit
         self.idleTimeout = idleTimeout
         self.connectionMemoryLimit = connectionMemoryLimit
@@ -61,7 +58,6 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         if SocketAddress(host: host, port: port) == nil {
             problems.append("host must be an IPv4 or IPv6 address (got \(host))")
         }
-        if !(1...1024).contains(threadPoolSize) { problems.append("thread pool size must be 1…1024") }
         if !(1...1_000_000).contains(connectionLimit) {
             problems.append("connection limit must be 1…1000000")
         }

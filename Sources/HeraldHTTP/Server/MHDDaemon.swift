@@ -7,8 +7,11 @@ enum MHDDaemon {
         _ configuration: HTTPServerConfiguration, listenSocket: Int32, ipv6: Bool,
         core: UnsafeMutableRawPointer
     ) -> OpaquePointer? {
+        // A thread per connection: handlers block on the database, and a blocked handler must hold up only its
+        // own connection, never `/health` or another client's request sharing an event-loop thread. poll(), not
+        // select(), so descriptors past FD_SETSIZE work.
         var flags =
-            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+            MHD_USE_POLL_INTERNAL_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
             | MHD_USE_ERROR_LOG.rawValue
             // Wakes the polling threads when the daemon stops.
             | MHD_USE_ITC.rawValue
@@ -32,10 +35,6 @@ enum MHDDaemon {
             item(.NOTIFY_COMPLETED, unsafeBitCast(completed, to: Int.self), core),
             item(.NOTIFY_CONNECTION, unsafeBitCast(connectionNotify, to: Int.self), core),
         ]
-        if configuration.threadPoolSize > 1 {
-            // A pool of one makes libmicrohttpd log that the pool is unused; the polling thread serves alone.
-            options.append(item(.THREAD_POOL_SIZE, configuration.threadPoolSize))
-        }
         options.append(item(.END, 0))
         let acceptPolicy: MHD_AcceptPolicyCallback = heraldAcceptPolicy
         let access: MHD_AccessHandlerCallback = heraldAccess

@@ -46,19 +46,13 @@ enum CampaignsAPI {
         }
     }
 
-    /// Database access for the handlers: an unreachable or restarting database is a 503 with `Retry-After`.
+    /// Database access for the handlers, on the request pool; failures become problems in the dispatcher
+    /// (`DatabaseProblem`).
     struct Database: Sendable {
         let context: ServiceContext
 
         func callAsFunction<R: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> R) throws -> R {
-            do {
-                return try context.pool.withConnectionBlocking(body)
-            } catch let error as PostgresError where error.isRetryable {
-                context.logger.warning("database unavailable", ["error": .string(String(describing: error))])
-                throw HTTPError(
-                    status: .serviceUnavailable, type: "database-unavailable",
-                    detail: "The database is briefly unavailable; retry shortly.", headers: ["Retry-After": "1"])
-            }
+            try context.pool.withConnectionBlocking(body)
         }
     }
 

@@ -38,7 +38,9 @@ enum OperationsAPI {
     static func check(_ context: ServiceContext) -> Readiness {
         var checks: [String: Check] = [:]
         do {
-            let status = try context.pool.withConnectionBlocking { connection in
+            // A probe answers promptly: a pool whose every connection is held up reports busy rather than
+            // making the probe wait out the requests' own deadline.
+            let status = try context.pool.withConnectionBlocking(maximumWait: .milliseconds(500)) { connection in
                 try context.migrator.status(on: connection)
             }
             checks["database"] = Check(ok: true, detail: nil)
@@ -47,6 +49,9 @@ enum OperationsAPI {
                 detail: status.isCurrent
                     ? "\(status.applied.count) applied"
                     : "\(status.pending.count) pending, \(status.modified.count) modified")
+        } catch let error as PostgresError where error.kind == .poolTimeout {
+            checks["database"] = Check(ok: false, detail: "busy")
+            checks["migrations"] = Check(ok: false, detail: "unknown")
         } catch {
             checks["database"] = Check(ok: false, detail: "unreachable")
             checks["migrations"] = Check(ok: false, detail: "unknown")

@@ -45,12 +45,10 @@ final class BenchService: Sendable {
             timeZoneData: timeZoneData, zones: ICUZoneDirectory(), authenticator: DatabaseAuthenticator(pool: pool),
             clock: { Date() })
         dispatcher = RequestDispatcher(
-            router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger)
+            router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger,
+            dependencyProblem: DatabaseProblem.problem(for:))
         server = HTTPServer(
-            configuration: HTTPServerConfiguration(
-                host: config.httpHost, port: 0, threadPoolSize: config.httpThreads,
-                connectionLimit: config.httpConnectionLimit, idleTimeout: .seconds(config.httpIdleTimeoutSeconds),
-                maxBodyBytes: config.maxBodyBytes),
+            configuration: config.httpServerConfiguration(port: 0),
             dispatcher: dispatcher, logger: logger, metrics: metrics)
         try server.start()
     }

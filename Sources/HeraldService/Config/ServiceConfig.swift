@@ -13,8 +13,6 @@ public struct ServiceConfig: Sendable, Equatable {
     public var httpPort: Int
     /// An admin API key to create or update at start, from `HERALD_ADMIN_KEY` or `HERALD_ADMIN_KEY_FILE`.
     public var adminKey: String?
-    /// libmicrohttpd worker threads.
-    public var httpThreads: Int
     /// Simultaneous HTTP connections accepted.
     public var httpConnectionLimit: Int
     /// Seconds an idle HTTP connection stays open.
@@ -23,6 +21,12 @@ public struct ServiceConfig: Sendable, Equatable {
     public var maxBodyBytes: Int
     /// PostgreSQL connections in the pool.
     public var databasePoolSize: Int
+    /// Milliseconds a statement may run before the server cancels it (0: no limit).
+    public var databaseStatementTimeoutMilliseconds: Int = 30_000
+    /// Milliseconds a statement may wait for a row or table lock (0: no limit).
+    public var databaseLockTimeoutMilliseconds: Int = 5_000
+    /// Milliseconds a request waits for a free pool connection before it is answered 503.
+    public var databasePoolWaitMilliseconds: Int = 5_000
     /// Folder of `NNNN_name.sql` migrations; `nil` searches the usual places.
     public var migrationsDirectory: String?
     /// Seconds in-flight requests get to finish at shutdown.
@@ -73,7 +77,7 @@ public struct ServiceConfig: Sendable, Equatable {
     /// The defaults of DESIGN.md: embedded database under `.herald/`, HTTP on 127.0.0.1:8080.
     public static let defaults = ServiceConfig(
         databaseURL: nil, dataDirectory: ".herald", httpHost: "127.0.0.1", httpPort: 8080, adminKey: nil,
-        httpThreads: 8, httpConnectionLimit: 1024, httpIdleTimeoutSeconds: 30, maxBodyBytes: 1 << 20,
+        httpConnectionLimit: 1024, httpIdleTimeoutSeconds: 30, maxBodyBytes: 1 << 20,
         databasePoolSize: 8, migrationsDirectory: nil, shutdownGraceSeconds: 10, logLevel: "info")
 }
 
@@ -91,10 +95,11 @@ extension ServiceConfig {
     /// The settings by environment variable name, with the flag that overrides each.
     static let settings: [(env: String, flag: String)] = [
         ("DATABASE_URL", "--database-url"), ("HERALD_DATA_DIR", "--data-dir"), ("HERALD_HTTP_ADDR", "--http-addr"),
-        ("HERALD_HTTP_THREADS", "--http-threads"),
         ("HERALD_HTTP_CONNECTION_LIMIT", "--http-connection-limit"),
         ("HERALD_HTTP_IDLE_TIMEOUT", "--http-idle-timeout"), ("HERALD_MAX_BODY_BYTES", "--max-body-bytes"),
-        ("HERALD_DB_POOL_SIZE", "--db-pool-size"), ("HERALD_MIGRATIONS_DIR", "--migrations-dir"),
+        ("HERALD_DB_POOL_SIZE", "--db-pool-size"), ("HERALD_DB_STATEMENT_TIMEOUT_MS", "--db-statement-timeout-ms"),
+        ("HERALD_DB_LOCK_TIMEOUT_MS", "--db-lock-timeout-ms"), ("HERALD_DB_POOL_WAIT_MS", "--db-pool-wait-ms"),
+        ("HERALD_MIGRATIONS_DIR", "--migrations-dir"),
         ("HERALD_SHUTDOWN_GRACE", "--shutdown-grace"), ("HERALD_LOG_LEVEL", "--log-level"),
         ("HERALD_PIPELINE_WORKERS", "--pipeline-workers"), ("HERALD_PIPELINE_BATCH_SIZE", "--pipeline-batch-size"),
         ("HERALD_EVENT_BACKLOG_LIMIT", "--event-backlog-limit"),
@@ -171,11 +176,11 @@ extension ServiceConfig {
                     ConfigProblem(setting: "HERALD_HTTP_ADDR", message: "must be IPv4:port, e.g. 127.0.0.1:8080"))
             }
         }
-        Self.integer(values, "HERALD_HTTP_THREADS", 1...256, &httpThreads, &problems)
         Self.integer(values, "HERALD_HTTP_CONNECTION_LIMIT", 1...100_000, &httpConnectionLimit, &problems)
         Self.integer(values, "HERALD_HTTP_IDLE_TIMEOUT", 1...3600, &httpIdleTimeoutSeconds, &problems)
         Self.integer(values, "HERALD_MAX_BODY_BYTES", 1024...(64 << 20), &maxBodyBytes, &problems)
         Self.integer(values, "HERALD_DB_POOL_SIZE", 1...256, &databasePoolSize, &problems)
+        applyDatabaseTimeouts(values, problems: &problems)
         Self.integer(values, "HERALD_SHUTDOWN_GRACE", 0...600, &shutdownGraceSeconds, &problems)
         Self.integer(values, "HERALD_PIPELINE_WORKERS", 0...64, &pipelineWorkers, &problems)
         Self.integer(values, "HERALD_PIPELINE_BATCH_SIZE", 1...5_000, &pipelineBatchSize, &problems)
@@ -221,6 +226,13 @@ extension ServiceConfig {
             return
         }
         target = value
+    }
+
+    /// The HTTP server's settings, on `port` (0 picks a free one).
+    func httpServerConfiguration(port: UInt16) -> HTTPServerConfiguration {
+        HTTPServerConfiguration(
+            host: httpHost, port: port, connectionLimit: httpConnectionLimit,
+            idleTimeout: .seconds(httpIdleTimeoutSeconds), maxBodyBytes: maxBodyBytes)
     }
 
     /// Parses `host:port` where host is a dotted IPv4 address.

@@ -23,16 +23,9 @@ final class PipelineEnvironment: Sendable {
         Decider(config: DeciderConfig(), zones: zones, renderer: ICUMessageRenderer(capacity: 1_024))
     }
 
-    /// Runs database work for a handler; a database that is restarting or unreachable becomes a 503 with
-    /// `Retry-After` (the client retries), not a 500.
+    /// Runs database work for a handler on the request pool; failures become problems in the dispatcher
+    /// (`DatabaseProblem`).
     func database<R: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> R) throws -> R {
-        do {
-            return try context.pool.withConnectionBlocking(body)
-        } catch let error as PostgresError where error.isRetryable {
-            context.logger.warning("database unavailable", ["error": .string(String(describing: error))])
-            throw HTTPError(
-                status: .serviceUnavailable, type: "database-unavailable",
-                detail: "The database is briefly unavailable; retry shortly.", headers: ["Retry-After": "1"])
-        }
+        try context.pool.withConnectionBlocking(body)
     }
 }

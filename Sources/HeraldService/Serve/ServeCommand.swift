@@ -27,7 +27,7 @@ enum ServeCommand {
         let applied = try MigrateCommand.apply(migrator, conninfo: database.conninfo)
         logger.info("migrations applied", ["db.migrations.new": .int(applied.count)])
 
-        let pool = try PostgresPool(conninfo: database.conninfo, size: config.databasePoolSize)
+        let pool = try PostgresPool(config.requestPoolConfiguration(conninfo: database.conninfo))
         defer { pool.close() }
         let adminKey = try bootstrapAdminKey(config, pool: pool, logger: logger)
 
@@ -47,12 +47,9 @@ enum ServeCommand {
         retention.start()
         let dispatcher = RequestDispatcher(
             router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger,
-            clientTokens: context.clientTokenAuthentication)
+            clientTokens: context.clientTokenAuthentication, dependencyProblem: DatabaseProblem.problem(for:))
         let server = HTTPServer(
-            configuration: HTTPServerConfiguration(
-                host: config.httpHost, port: UInt16(config.httpPort), threadPoolSize: config.httpThreads,
-                connectionLimit: config.httpConnectionLimit,
-                idleTimeout: .seconds(config.httpIdleTimeoutSeconds), maxBodyBytes: config.maxBodyBytes),
+            configuration: config.httpServerConfiguration(port: UInt16(config.httpPort)),
             dispatcher: dispatcher, logger: logger, metrics: metrics)
         try server.start()
         let address = "http://\(config.httpHost):\(server.port ?? UInt16(config.httpPort))"

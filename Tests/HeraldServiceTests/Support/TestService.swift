@@ -35,7 +35,7 @@ struct TestService: Sendable {
             context: context,
             dispatcher: RequestDispatcher(
                 router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger,
-                clientTokens: context.clientTokenAuthentication),
+                clientTokens: context.clientTokenAuthentication, dependencyProblem: DatabaseProblem.problem(for:)),
             adminKey: APIKeySecret.generate().value)
         try pool.withConnectionBlocking { [adminKey = service.adminKey] connection in
             try APIKeyRepository.upsertAdmin(
