@@ -88,6 +88,29 @@ struct ClientFeedTests {
         #expect(feed.json["badge"] == .int(1))
     }
 
+    /// Reads name items in the caller's own feed only: the same item id in another user's feed stays unread, and
+    /// that user's devices get no withdrawal.
+    @Test func aReadThroughTheClientLeavesAnotherUsersSameItemAlone() async throws {
+        let harness = try await prepared()
+        defer { harness.close() }
+        try await harness.device("bo-phone", user: "u2", platform: .fcm)
+        try await harness.notify("u1", items: ["i1"], at: start)
+        try await harness.notify("u2", items: ["i1"], at: start)
+        let read = await harness.sendAsClient("u1", .post, "/v1/me/read", json: #"{"item_ids":["i1"]}"#)
+        #expect(read.status == .ok)
+        #expect(read.json["unread_count"] == .int(0))
+        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u2'") == 1)
+        #expect(
+            try await harness.count("SELECT count(*) FROM deliveries WHERE kind = 'withdraw' AND user_id = 'u2'") == 0)
+        let feed = await harness.sendAsClient("u2", .get, "/v1/me/feed")
+        guard case .array(let items)? = feed.json["items"] else {
+            Issue.record("no feed")
+            return
+        }
+        #expect(items.map { $0["read"] } == [.bool(false)])
+        #expect(feed.json["badge"] == .int(1))
+    }
+
     @Test func appBuiltPayloadsCarryTheCursorOfTheirFeedItem() async throws {
         let harness = try await PipelineHarness.make(start: start)
         defer { harness.close() }

@@ -7,7 +7,7 @@ import HeraldHTTP
 extension PipelineHarness {
     /// A client token for `user`, valid for an hour of the harness clock.
     func clientToken(_ user: String) -> String {
-        context.clientTokens!.mint(userID: user, expiresAt: clock.now.addingTimeInterval(3600))
+        context.clientTokens!.mint(userID: user, issuedAt: clock.now, expiresAt: clock.now.addingTimeInterval(3600))
     }
 
     /// Sends a request with a client token for `user` (or the raw `token`).

@@ -73,10 +73,21 @@ struct MeOwnershipEndToEndTests {
         let cy = try await clientToken(herald, user: "cy")
         #expect(try await herald.request("DELETE", "/v1/users/cy", key: admin).status == 204)
 
+        // The token stopped working with its user: it neither registers a device nor re-creates the user.
         let registered = try await herald.request(
             "PUT", "/v1/me/devices/phone-cy", json: Self.deviceBody(), key: cy)
-        #expect(registered.status == 404)
+        #expect(registered.status == 401)
+        #expect(try await herald.get("/v1/me/feed", key: cy).status == 401)
         #expect(try await herald.get("/v1/users/cy", key: admin).status == 404)
         #expect(try await herald.get("/v1/devices/phone-cy", key: admin).status == 404)
+
+        // A new user under the same id does not revive the old token; a token minted for the new one works.
+        #expect(try await herald.request("PUT", "/v1/users/cy", json: "{}", key: admin).status == 201)
+        #expect(try await herald.get("/v1/me/feed", key: cy).status == 401)
+        let again = try await clientToken(herald, user: "cy")
+        #expect(try await herald.get("/v1/me/feed", key: again).status == 200)
+        #expect(
+            try await herald.request("PUT", "/v1/me/devices/phone-cy", json: Self.deviceBody(), key: again).status
+                < 300)
     }
 }

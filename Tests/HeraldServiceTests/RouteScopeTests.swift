@@ -13,8 +13,13 @@ struct RouteScopeTests {
         defer { service.close() }
         var keys: [Scope: String] = [:]
         for scope in Scope.allCases { keys[scope] = try service.key([scope], name: scope.rawValue) }
+        // The client token's user exists: a token whose user was deleted (or never created) opens nothing.
+        #expect(
+            service.send(.put, "/v1/users/probe-user", json: #"{"locale":"en"}"#, key: .some(service.adminKey)).status
+                == .created)
+        let now = service.context.clock()
         let clientToken = service.context.clientTokens!.mint(
-            userID: "probe-user", expiresAt: Date().addingTimeInterval(600))
+            userID: "probe-user", issuedAt: now, expiresAt: now.addingTimeInterval(600))
         let routes = APIRoutes.router(context: service.context).routes
         #expect(routes.count >= 6)
         for route in routes {

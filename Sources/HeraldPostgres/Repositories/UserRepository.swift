@@ -29,6 +29,7 @@ public enum UserRepository {
             FROM users WHERE id = $1
             """)
     static let existsQuery = Query(name: "users_exists", sql: "SELECT 1 FROM users WHERE id = $1")
+    static let createdAtQuery = Query(name: "users_created_at", sql: "SELECT created_at FROM users WHERE id = $1")
     static let lockQuery = Query(name: "users_lock", sql: "SELECT 1 FROM users WHERE id = $1 FOR UPDATE")
     static let batchQuery = Query(
         name: "users_batch",
@@ -74,6 +75,11 @@ public enum UserRepository {
     /// The user `id`, if it exists.
     public static func find(id: String, on connection: PostgresConnection) throws -> UserRecord? {
         try connection.query(findQuery, [id]).first.map(record)
+    }
+
+    /// When user `id` was created, or nil when there is no such user.
+    public static func createdAt(id: String, on connection: PostgresConnection) throws -> Date? {
+        try connection.query(createdAtQuery, [id]).first.map { try $0.date(0) }
     }
 
     /// Whether user `id` exists.

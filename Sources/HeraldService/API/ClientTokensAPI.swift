@@ -20,7 +20,7 @@ enum ClientTokensAPI {
         router.post("/v1/users/{id}/client-tokens", auth: .scope(.usersWrite)) { request, match in
             let id = try RecipientPaths.identifier(match, "id", write: true)
             let body: MintBody = request.body.isEmpty ? MintBody() : try request.decodeJSON()
-            let maximum = ServiceConfig.maxClientTokenTTLSeconds
+            let maximum = ClientToken.longestLifetimeSeconds
             let ttl = body.ttlSeconds ?? context.config.clientTokenTTLSeconds
             guard (60...maximum).contains(ttl) else {
                 throw HTTPError.invalidField("/ttl_seconds", "must be from 60 to \(maximum)")
@@ -31,10 +31,10 @@ enum ClientTokensAPI {
                     detail: "No client token key is configured.")
             }
             try context.pool.withConnectionBlocking { connection in try UsersAPI.requireUser(id, on: connection) }
-            let expiresAt = Date(
-                timeIntervalSince1970: (context.clock().timeIntervalSince1970 + Double(ttl)).rounded(.down))
+            let now = context.clock()
+            let expiresAt = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + Double(ttl)).rounded(.down))
             let view = TokenView(
-                token: signer.mint(userID: id, expiresAt: expiresAt), userId: id, expiresAt: expiresAt,
+                token: signer.mint(userID: id, issuedAt: now, expiresAt: expiresAt), userId: id, expiresAt: expiresAt,
                 keyId: signer.keys[0].id)
             return try HTTPResponse.json(view, status: .created, headers: ["Cache-Control": "no-store"])
         }

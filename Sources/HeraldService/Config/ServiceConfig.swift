@@ -44,7 +44,7 @@ public struct ServiceConfig: Sendable, Equatable {
     /// Default lifetime of a minted client token, in seconds.
     public var clientTokenTTLSeconds: Int = 3600
     /// The longest lifetime a client token may be minted with, in seconds.
-    public static let maxClientTokenTTLSeconds = 86_400
+    public static let maxClientTokenTTLSeconds = ClientToken.longestLifetimeSeconds
     /// Recipients per campaign batch (one inbox event each).
     public var campaignBatchSize: Int = 1_000
     /// The shortest time, in seconds, one campaign wave's batches are spread over.

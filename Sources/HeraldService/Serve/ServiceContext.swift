@@ -29,6 +29,10 @@ struct ServiceContext: Sendable {
 
     /// What the dispatcher checks client tokens with.
     var clientTokenAuthentication: ClientTokenAuthentication? {
-        clientTokens.map { ClientTokenAuthentication(signer: $0, clock: clock) }
+        clientTokens.map { [pool] signer in
+            ClientTokenAuthentication(signer: signer, clock: clock) { user in
+                try pool.withConnectionBlocking { try UserRepository.createdAt(id: user, on: $0) }
+            }
+        }
     }
 }
