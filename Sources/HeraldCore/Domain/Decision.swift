@@ -18,6 +18,11 @@ public struct Decision: Sendable, Hashable, Codable {
     public var deliveries: Int
     /// The notification's position in the user's feed; nil when the decision made no notification.
     public var feedPosition: Int64? = nil
+    /// Whether the notification counts in the user's unread count (it reached the feed, in a category that counts
+    /// toward the badge).
+    public var countsUnread = false
+    /// When its push goes (`Outcome.deliverAt`); nil when none will.
+    public var deliverAt: Date? = nil
 
     /// Creates a decision.
     public init(

@@ -40,6 +40,8 @@ public struct Event: Sendable, Hashable, Codable {
     public var itemId: String?
     public var data: [String: JSONValue]
     public var occurredAt: Date
+    /// The event's own collapse key template, in place of its category's (the window stays the category's).
+    public var collapseKey: String? = nil
 
     /// Creates an event.
     public init(
@@ -51,7 +53,8 @@ public struct Event: Sendable, Hashable, Codable {
         threadId: String? = nil,
         itemId: String? = nil,
         data: [String: JSONValue] = [:],
-        occurredAt: Date
+        occurredAt: Date,
+        collapseKey: String? = nil
     ) {
         self.id = id
         self.category = category
@@ -62,6 +65,7 @@ public struct Event: Sendable, Hashable, Codable {
         self.itemId = itemId
         self.data = data
         self.occurredAt = occurredAt
+        self.collapseKey = collapseKey
     }
 
     enum CodingKeys: String, CodingKey {
@@ -70,6 +74,7 @@ public struct Event: Sendable, Hashable, Codable {
         case threadId = "thread_id"
         case itemId = "item_id"
         case occurredAt = "occurred_at"
+        case collapseKey = "collapse_key"
     }
 
     /// Decodes an event; `data` may be omitted.
@@ -84,5 +89,6 @@ public struct Event: Sendable, Hashable, Codable {
         itemId = try c.decodeIfPresent(String.self, forKey: .itemId)
         data = try c.decodeIfPresent([String: JSONValue].self, forKey: .data) ?? [:]
         occurredAt = try c.decode(Date.self, forKey: .occurredAt)
+        collapseKey = try c.decodeIfPresent(String.self, forKey: .collapseKey)
     }
 }

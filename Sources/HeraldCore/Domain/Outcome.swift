@@ -1,3 +1,5 @@
+import Foundation
+
 /// The reasons vocabulary: every decision ends in exactly one of these codes.
 public enum Outcome: String, Sendable, Hashable, Codable, CaseIterable {
     /// Queued for every active device now.
@@ -25,18 +27,31 @@ public enum Outcome: String, Sendable, Hashable, Codable, CaseIterable {
     case noDevices = "no_devices"
     case rejectedUnknownCategory = "rejected.unknown_category"
     case rejectedArchivedCategory = "rejected.archived_category"
+    /// An `item.read` event, applied to the recipient's feed: it reads items instead of telling of one.
+    case read
 
-    /// Whether the event reached the recipient's unread count (and so the badge).
-    public var countsAsUnread: Bool {
+    /// Whether the event reached the recipient's feed, and so their unread count when its category counts toward
+    /// the badge (`Decision.countsUnread`).
+    public var reachesFeed: Bool {
         switch self {
         case .suppressedPreference, .suppressedMuted, .suppressedExpired, .suppressedUnknownUser,
             .suppressedActor,
-            .rejectedUnknownCategory, .rejectedArchivedCategory:
+            .rejectedUnknownCategory, .rejectedArchivedCategory, .read:
             return false
         case .delivered, .deferredQuietHours, .silencedQuietHours, .droppedQuietHours, .rateLimited,
             .collapsed,
             .digestedPreference, .noDevices:
             return true
+        }
+    }
+
+    /// When the push of a notification with this outcome goes: `now` when it is sent, `until` when it is held (a
+    /// deferral, or a digest due then), else never.
+    public func deliverAt(until: Date?, now: Date) -> Date? {
+        switch self {
+        case .delivered, .silencedQuietHours: now
+        case .deferredQuietHours, .collapsed, .digestedPreference: until
+        default: nil
         }
     }
 }

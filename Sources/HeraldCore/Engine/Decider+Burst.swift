@@ -27,9 +27,17 @@ extension Decider {
         case .accumulated(let until):
             return until
         case .sendDigest(let summary):
+            // The window had closed before its timer fired; the event that caught it up passed the decision order
+            // for this user just now, so the digest goes the same way.
             let sendAt = burst.timing.sendAt(now: burst.now)
+            let before = result.deliveries.count
             let notificationId = fanOutDigest(summary, burst: burst, sendAt: sendAt, into: &result)
-            result.caughtUpDigests[notificationId] = summary
+            let queued = result.deliveries.count - before
+            let stop = queued == 0 ? DecisionOrder.Stop(outcome: .noDevices) : DecisionOrder.sent(burst.timing)
+            result.caughtUpDigests.append(
+                CaughtUpDigest(
+                    notificationId: notificationId, summary: summary, outcome: stop.outcome,
+                    deliverAt: stop.outcome.deliverAt(until: stop.until, now: burst.now)))
             return sendAt
         case .sendFirst, .nothing:
             return nil
@@ -43,8 +51,7 @@ extension Decider {
         _ summary: DigestSummary, burst: BurstContext, sendAt: Date, into result: inout DecisionResult
     ) -> String {
         let lastEventId = summary.latestItems.last?.eventId ?? summary.key
-        let notificationId = NotificationIdentity.digestId(
-            userId: burst.userId, key: summary.key, lastEventId: lastEventId)
+        let notificationId = NotificationIdentity.digestId(userId: burst.userId, summary: summary)
         let arguments = MessageText.digestArguments(summary, category: burst.category)
         var memo = MessageText.Memo()
         for device in burst.state.activeDevices {

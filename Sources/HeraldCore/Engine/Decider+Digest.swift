@@ -1,7 +1,8 @@
 import Foundation
 
-/// Closing a burst's window: the digest goes through the checks that may have changed since the burst began
-/// (category archived, preference off, mute, expiry, quiet hours, devices).
+/// Closing a burst's window: the digest goes through the steps of `DecisionOrder` that may have changed since the
+/// burst began (category archived, preference off, a mute of the category or of the burst's thread, expiry, quiet
+/// hours, devices).
 extension Decider {
     /// The close timer of `group` fired at `now`.
     public func windowClosed(
@@ -24,47 +25,36 @@ extension Decider {
             return result
         }
         result.summary = summary
-        func finish(_ outcome: Outcome, detail: String? = nil, until: Date? = nil) -> DigestResult {
-            result.outcome = outcome
-            result.detail = detail ?? result.detail
-            result.until = until
+        result.notificationId = NotificationIdentity.digestId(userId: group.userId, summary: summary)
+        func finish(_ stop: DecisionOrder.Stop) -> DigestResult {
+            result.outcome = stop.outcome
+            result.detail = stop.detail
+            result.until = stop.until
+            result.deliverAt = stop.outcome.deliverAt(until: stop.until, now: now)
             return result
         }
-        guard let category else { return finish(.rejectedUnknownCategory) }
-        if category.archived { return finish(.rejectedArchivedCategory) }
-        guard let state else { return finish(.suppressedUnknownUser) }
-        let preference = EffectivePreference.resolve(category: category, userSetting: state.preference)
-        if preference.setting == .off {
-            return finish(.suppressedPreference, detail: preference.source.rawValue)
-        }
-        if !category.required,
-            let mute = state.mutes.first(where: {
-                $0.applies(category: category.id, thread: nil, at: now)
-            })
+        // 2–6. Category, user, preference, mutes (the burst's thread), expiry.
+        let reached: DecisionOrder.Reached
+        switch DecisionOrder.reachesUser(
+            category: category, state: state, thread: summary.threadId, expiresAt: summary.expiresAt, now: now)
         {
-            return finish(.suppressedMuted, detail: mute.scope.rawValue)
+        case .failure(let stop): return finish(stop)
+        case .success(let value): reached = value
         }
-        if now >= summary.expiresAt { return finish(.suppressedExpired) }
-        let timing = QuietHoursTiming.evaluate(
-            category: category, profile: state.profile, zones: zones, now: now,
-            expiresAt: summary.expiresAt)
-        result.detail = timing.note
-        if case .dropped(let detail, let until) = timing.verdict {
-            return finish(.droppedQuietHours, detail: detail, until: until)
+        // 7–8. Quiet hours, devices.
+        let timing: QuietHoursTiming
+        switch DecisionOrder.reachesDevice(reached, zones: zones, expiresAt: summary.expiresAt, now: now) {
+        case .failure(let stop): return finish(stop)
+        case .success(let value): timing = value
         }
-        if state.activeDevices.isEmpty { return finish(.noDevices) }
-        let badge = state.profile.badge ? max(0, state.unreadCount) : nil
+        // 12. Fan-out, replacing the burst's first notification in place.
+        let badge = reached.state.profile.badge ? max(0, reached.state.unreadCount) : nil
         let burst = BurstContext(
-            userId: group.userId, category: category, state: state, badge: badge, timing: timing, now: now
-        )
+            userId: group.userId, category: reached.category, state: reached.state, badge: badge, timing: timing,
+            now: now)
         var decision = DecisionResult()
         fanOutDigest(summary, burst: burst, sendAt: timing.sendAt(now: now), into: &decision)
         result.deliveries = decision.deliveries
-        result.notificationId = decision.deliveries.first?.notificationId
-        switch timing.verdict {
-        case .deferred(let until): return finish(.deferredQuietHours, until: until)
-        case .silenced: return finish(.silencedQuietHours)
-        case .dropped, .normal: return finish(.delivered)
-        }
+        return finish(DecisionOrder.sent(timing))
     }
 }

@@ -1,45 +1,40 @@
 import Foundation
 
-/// The policy steps for one recipient, in the order of the design: recipient, category, preference, mutes,
-/// expiry, quiet hours, devices, digest preference, collapsing and rate limits, then fan-out.
+/// One recipient of a new event, through the decision order of `DecisionOrder` (the steps are numbered there).
 extension Decider {
     func decideRecipient(
         _ userId: String, event: Event, category: Category?, state: RecipientState?, now: Date,
         into result: inout DecisionResult
     ) -> Decision {
         var decision = Decision(eventId: event.id, userId: userId, outcome: .delivered)
-        func finish(_ outcome: Outcome, detail: String? = nil, until: Date? = nil) -> Decision {
-            decision.outcome = outcome
-            decision.detail = detail ?? decision.detail
-            decision.until = until
+        func finish(_ stop: DecisionOrder.Stop) -> Decision {
+            decision.outcome = stop.outcome
+            decision.detail = stop.detail
+            decision.until = stop.until
+            decision.deliverAt = stop.outcome.deliverAt(until: stop.until, now: now)
             return decision
         }
-        if userId == event.actor { return finish(.suppressedActor) }
-        guard let category else { return finish(.rejectedUnknownCategory) }
-        if category.archived { return finish(.rejectedArchivedCategory) }
-        guard let state else { return finish(.suppressedUnknownUser) }
-
-        let preference = EffectivePreference.resolve(category: category, userSetting: state.preference)
-        if preference.setting == .off {
-            return finish(.suppressedPreference, detail: preference.source.rawValue)
-        }
-        let thread = Self.threadKey(for: event, category: category)
-        if !category.required,
-            let mute = state.mutes.first(where: {
-                $0.applies(category: category.id, thread: thread, at: now)
-            })
+        // 1. Actor.
+        if userId == event.actor { return finish(DecisionOrder.Stop(outcome: .suppressedActor)) }
+        // 2–6. Category, user, preference, mutes, expiry.
+        let thread = category.flatMap { Self.threadKey(for: event, category: $0) }
+        let expiresAt = event.occurredAt + TimeInterval(category?.ttlSeconds ?? 0)
+        let reached: DecisionOrder.Reached
+        switch DecisionOrder.reachesUser(
+            category: category, state: state, thread: thread, expiresAt: expiresAt, now: now)
         {
-            return finish(.suppressedMuted, detail: mute.scope.rawValue)
+        case .failure(let stop): return finish(stop)
+        case .success(let value): reached = value
         }
-        let expiresAt = event.occurredAt + TimeInterval(category.ttlSeconds)
-        if now >= expiresAt { return finish(.suppressedExpired) }
+        let (category, state, preference) = (reached.category, reached.state, reached.preference)
 
-        // From here on the event reaches the user's unread count, whatever happens to the push.
+        // From here on the event reaches the user's feed and unread count, whatever happens to the push.
         var unread = max(0, state.unreadCount)
         if category.countsTowardBadge {
             unread += 1
             result.changes.unreadCounts[userId] = unread
         }
+        decision.countsUnread = category.countsTowardBadge
         decision.badge = state.profile.badge ? unread : nil
         decision.notificationId = NotificationIdentity.notificationId(eventId: event.id, userId: userId)
         // Positions are allocated under the user's lock, so they follow commit order and a feed reader that has
@@ -48,23 +43,21 @@ extension Decider {
         result.changes.feedPositions[userId] = feedPosition
         decision.feedPosition = feedPosition
 
-        let timing = QuietHoursTiming.evaluate(
-            category: category, profile: state.profile, zones: zones, now: now, expiresAt: expiresAt)
-        decision.detail = timing.note
-        if case .dropped(let detail, let until) = timing.verdict {
-            return finish(.droppedQuietHours, detail: detail, until: until)
+        // 7–8. Quiet hours, devices.
+        let timing: QuietHoursTiming
+        switch DecisionOrder.reachesDevice(reached, zones: zones, expiresAt: expiresAt, now: now) {
+        case .failure(let stop): return finish(stop)
+        case .success(let value): timing = value
         }
         let sendAt = timing.sendAt(now: now)
-        let devices = state.activeDevices
-        if devices.isEmpty { return finish(.noDevices) }
-
         let item = CollapsedItem(
             eventId: event.id, itemId: event.itemId, actor: event.actor, actorName: event.actorName,
-            occurredAt: event.occurredAt, expiresAt: expiresAt)
+            threadId: thread, occurredAt: event.occurredAt, expiresAt: expiresAt)
         let burst = BurstContext(
             userId: userId, category: category, state: state, badge: decision.badge, timing: timing,
             now: now)
 
+        // 9. Digest preference.
         if preference.setting == .digest {
             let key = Self.digestKey(for: category)
             var group = state.collapseGroups[key] ?? CollapseGroup(userId: userId, key: key)
@@ -72,27 +65,27 @@ extension Decider {
                 item, window: TimeInterval(config.digestWindowSeconds), at: sendAt)
             decision.collapseId = group.collapseId
             let until = apply(action, to: group, burst: burst, into: &result)
-            return finish(.digestedPreference, detail: preference.source.rawValue, until: until)
+            return finish(
+                DecisionOrder.Stop(outcome: .digestedPreference, detail: preference.source.rawValue, until: until))
         }
 
+        // 10–11. Collapsing, rate limits.
         var collapseId = decision.notificationId
-        if let rule = category.collapse,
-            let key = (try? KeyTemplate(rule.keyTemplate))?.render(for: event)
-        {
+        if let rule = category.collapse, let key = Self.collapseKey(for: event, category: category) {
             var group = state.collapseGroups[key] ?? CollapseGroup(userId: userId, key: key)
             let window = TimeInterval(rule.windowSeconds)
             decision.collapseId = group.collapseId
             if !group.startsBurst(at: sendAt) {
                 let action = group.eventArrived(item, window: window, at: sendAt)
                 let until = apply(action, to: group, burst: burst, into: &result)
-                return finish(.collapsed, until: until)
+                return finish(DecisionOrder.Stop(outcome: .collapsed, detail: timing.note, until: until))
             }
             if !timing.isDeferred,
                 !admit(userId: userId, category: category, state: state, now: now, into: &result)
             {
                 let action = group.eventHeldBack(item, window: window, at: sendAt)
                 let until = apply(action, to: group, burst: burst, into: &result)
-                return finish(.collapsed, detail: "rate_limited", until: until)
+                return finish(DecisionOrder.Stop(outcome: .collapsed, detail: "rate_limited", until: until))
             }
             _ = group.eventArrived(item, window: window, at: sendAt)
             result.changes.collapseGroups.append(group)
@@ -100,21 +93,18 @@ extension Decider {
         } else if !timing.isDeferred,
             !admit(userId: userId, category: category, state: state, now: now, into: &result)
         {
-            return finish(.rateLimited)
+            return finish(DecisionOrder.Stop(outcome: .rateLimited, detail: timing.note))
         }
 
+        // 12. Fan-out.
         decision.collapseId = collapseId
         let queued = fanOutAlert(
-            event: event, category: category, state: state, devices: devices, thread: thread,
+            event: event, category: category, state: state, devices: state.activeDevices, thread: thread,
             notificationId: decision.notificationId!, collapseId: collapseId!, badge: decision.badge,
             cursor: FeedCursor(position: feedPosition).text,
             timing: timing, sendAt: sendAt, expiresAt: expiresAt, into: &result)
         decision.deliveries = queued
-        switch timing.verdict {
-        case .deferred(let until): return finish(.deferredQuietHours, until: until)
-        case .silenced: return finish(.silencedQuietHours)
-        case .dropped, .normal: return finish(.delivered)
-        }
+        return finish(DecisionOrder.sent(timing))
     }
 
     /// Admits one push through the user's buckets, recording their new state; required categories do not

@@ -29,12 +29,16 @@ public struct Decider: Sendable {
     /// The collapse-group keys the shell should load for each recipient of `event`.
     public static func collapseKeys(for event: Event, category: Category) -> [String] {
         var keys = [digestKey(for: category)]
-        if let rule = category.collapse,
-            let key = (try? KeyTemplate(rule.keyTemplate))?.render(for: event)
-        {
-            keys.insert(key, at: 0)
-        }
+        if let key = collapseKey(for: event, category: category) { keys.insert(key, at: 0) }
         return keys
+    }
+
+    /// The burst an event of a collapsing category joins: the event's own `collapse_key` template, else the
+    /// category's, rendered from the event; nil when the category does not collapse (an event's key alone does
+    /// not make it collapse) or a field the template names is missing.
+    public static func collapseKey(for event: Event, category: Category) -> String? {
+        guard let rule = category.collapse else { return nil }
+        return (try? KeyTemplate(event.collapseKey ?? rule.keyTemplate))?.render(for: event)
     }
 
     /// The collapse key of the digest a user with preference `digest` receives for `category`.

@@ -9,6 +9,9 @@ public struct DigestResult: Sendable, Hashable {
     public var detail: String?
     /// When the digest goes (deferred), or when to fire the timer again (early timer).
     public var until: Date?
+    /// When the digest's push goes (`Outcome.deliverAt`).
+    public var deliverAt: Date? = nil
+    /// The digest's id, whenever there is a digest (an outcome), sent or not.
     public var notificationId: String?
     public var summary: DigestSummary?
     public var deliveries: [Delivery]

@@ -11,6 +11,11 @@ public enum NotificationIdentity {
         String(SHA256.hex("d\u{0}" + userId + "\u{0}" + key + "\u{0}" + lastEventId).prefix(32))
     }
 
+    /// The notification id of the digest of `summary`, named by its latest event.
+    public static func digestId(userId: String, summary: DigestSummary) -> String {
+        digestId(userId: userId, key: summary.key, lastEventId: summary.latestItems.last?.eventId ?? summary.key)
+    }
+
     /// The notification id of a withdrawal or badge push for one device.
     public static func backgroundId(userId: String, installationId: String, seed: String) -> String {
         String(SHA256.hex("b\u{0}" + userId + "\u{0}" + installationId + "\u{0}" + seed).prefix(32))

@@ -46,6 +46,11 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
     /// Distinct actors of the burst, oldest first, at most `maxActors`.
     public var actors: [CollapsedItem]
     public var latestItems: [CollapsedItem]
+    /// The thread every event of the burst belongs to; nil when they have none or not all the same one. A check
+    /// at window close (a thread mute) applies to the digest through it.
+    public var thread: String?
+    /// Whether the burst's events belong to different threads (or some to none).
+    public var threadsDiffer = false
 
     /// An idle group for `key`.
     public init(userId: String, key: String) {
@@ -124,6 +129,7 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
             key: key, collapseId: collapseId, count: folded + (firstEventId == nil ? 0 : 1),
             folded: folded,
             actorCount: actors.count, actorNames: Array(names.prefix(10)), latestItems: latestItems,
+            threadId: threadsDiffer ? nil : thread,
             expiresAt: (latestItems + actors).map(\.expiresAt).max() ?? windowEndsAt ?? .distantPast)
     }
 
@@ -152,6 +158,13 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
     }
 
     private mutating func remember(_ item: CollapsedItem) {
+        if latestItems.isEmpty {
+            thread = item.threadId
+            threadsDiffer = false
+        } else if item.threadId != thread {
+            thread = nil
+            threadsDiffer = true
+        }
         latestItems.append(item)
         if latestItems.count > Self.maxItems {
             latestItems.removeFirst(latestItems.count - Self.maxItems)
@@ -173,14 +186,36 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
         folded = 0
         actors = []
         latestItems = []
+        thread = nil
+        threadsDiffer = false
     }
 
     enum CodingKeys: String, CodingKey {
-        case key, phase, folded, actors
+        case key, phase, folded, actors, thread
+        case threadsDiffer = "threads_differ"
         case userId = "user_id"
         case collapseId = "collapse_id"
         case windowEndsAt = "window_ends_at"
         case firstEventId = "first_event_id"
         case latestItems = "latest_items"
+    }
+}
+
+extension CollapseGroup {
+    /// Decodes a stored group; one stored before groups remembered their thread has none.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        userId = try c.decode(String.self, forKey: .userId)
+        key = try c.decode(String.self, forKey: .key)
+        collapseId = try c.decode(String.self, forKey: .collapseId)
+        phase = try c.decode(Phase.self, forKey: .phase)
+        windowEndsAt = try c.decodeIfPresent(Date.self, forKey: .windowEndsAt)
+        firstEventId = try c.decodeIfPresent(String.self, forKey: .firstEventId)
+        folded = try c.decode(Int.self, forKey: .folded)
+        actors = try c.decode([CollapsedItem].self, forKey: .actors)
+        latestItems = try c.decode([CollapsedItem].self, forKey: .latestItems)
+        thread = try c.decodeIfPresent(String.self, forKey: .thread)
+        // Without the mark, a stored burst's events cannot be known to share a thread.
+        threadsDiffer = try c.decodeIfPresent(Bool.self, forKey: .threadsDiffer) ?? !latestItems.isEmpty
     }
 }

@@ -6,6 +6,8 @@ public struct CollapsedItem: Sendable, Hashable, Codable {
     public var itemId: String?
     public var actor: String?
     public var actorName: String?
+    /// The thread the event belongs to, if any.
+    public var threadId: String?
     public var occurredAt: Date
     /// When this event's TTL runs out; the digest lives as long as its freshest event.
     public var expiresAt: Date
@@ -13,12 +15,13 @@ public struct CollapsedItem: Sendable, Hashable, Codable {
     /// Creates a folded item.
     public init(
         eventId: String, itemId: String? = nil, actor: String? = nil, actorName: String? = nil,
-        occurredAt: Date, expiresAt: Date
+        threadId: String? = nil, occurredAt: Date, expiresAt: Date
     ) {
         self.eventId = eventId
         self.itemId = itemId
         self.actor = actor
         self.actorName = actorName
+        self.threadId = threadId
         self.occurredAt = occurredAt
         self.expiresAt = expiresAt
     }
@@ -28,6 +31,7 @@ public struct CollapsedItem: Sendable, Hashable, Codable {
         case eventId = "event_id"
         case itemId = "item_id"
         case actorName = "actor_name"
+        case threadId = "thread_id"
         case occurredAt = "occurred_at"
         case expiresAt = "expires_at"
     }

@@ -13,6 +13,8 @@ public struct DigestSummary: Sendable, Hashable, Codable {
     public var actorNames: [String]
     /// The latest items, newest last.
     public var latestItems: [CollapsedItem]
+    /// The thread every event of the burst belongs to, if they share one.
+    public var threadId: String?
     public var expiresAt: Date
 
     enum CodingKeys: String, CodingKey {
@@ -21,6 +23,7 @@ public struct DigestSummary: Sendable, Hashable, Codable {
         case actorCount = "actor_count"
         case actorNames = "actor_names"
         case latestItems = "latest_items"
+        case threadId = "thread_id"
         case expiresAt = "expires_at"
     }
 }

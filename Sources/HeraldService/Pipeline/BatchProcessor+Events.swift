@@ -18,7 +18,7 @@ extension BatchProcessor {
             return
         }
         let event = stored.engineEvent
-        let category = stored.effectiveCategory(categories[stored.category])
+        let category = categories[stored.category]
         for userId in item.recipients {
             let states = book.state(of: userId, category: stored.category).map { [userId: $0] } ?? [:]
             let result = decider.decide(
@@ -27,46 +27,22 @@ extension BatchProcessor {
             guard let decision = result.decisions.first else { continue }
             let own = result.deliveries.filter { $0.notificationId == decision.notificationId }
             let ids = output.queue(own, eventSource: stored.source, eventId: stored.id)
-            recordDigests(
-                result.caughtUpDigests, deliveries: result.deliveries, userId: userId, category: stored.category,
-                output: &output, now: now)
+            for digest in result.caughtUpDigests {
+                let rows = result.deliveries.filter { $0.notificationId == digest.notificationId }
+                output.digests.append(
+                    DecisionDigestRecord(
+                        notificationId: digest.notificationId, userId: userId, collapseKey: digest.summary.key,
+                        categoryId: stored.category, outcome: digest.outcome.rawValue, detail: "caught_up",
+                        deliverAt: digest.deliverAt, eventCount: digest.summary.count, folded: digest.summary.folded,
+                        deliveryIds: output.queue(rows, eventSource: nil, eventId: nil), decidedAt: now))
+            }
             output.decisions.append(
                 DecisionRecord(
                     eventSeq: item.claim.seq, userId: userId, outcome: decision.outcome.rawValue,
-                    detail: decision.detail, deliverAt: Self.deliverAt(decision, now: now),
-                    notificationId: decision.notificationId, collapseId: decision.collapseId, badge: decision.badge,
-                    deliveryIds: ids, itemId: stored.itemId, threadId: stored.threadId,
-                    countsUnread: decision.notificationId != nil && (category?.countsTowardBadge ?? false),
-                    decidedAt: now, feedPosition: decision.notificationId == nil ? nil : decision.feedPosition))
-        }
-    }
-
-    /// When the push goes: now for sent ones, the deferral or digest time for held ones, else nothing.
-    static func deliverAt(_ decision: Decision, now: Date) -> Date? {
-        switch decision.outcome {
-        case .delivered, .silencedQuietHours: now
-        case .deferredQuietHours, .collapsed, .digestedPreference: decision.until
-        default: nil
-        }
-    }
-
-    /// A digest an event caught up (its window had closed before the timer fired): recorded like a timer's
-    /// digest, with the number of events it summarises.
-    private func recordDigests(
-        _ digests: [String: DigestSummary], deliveries: [Delivery], userId: String, category: String,
-        output: inout BatchOutput, now: Date
-    ) {
-        for (notificationId, summary) in digests.sorted(by: { $0.key < $1.key }) {
-            let rows = deliveries.filter { $0.notificationId == notificationId }
-            let ids = output.queue(rows, eventSource: nil, eventId: nil)
-            let availableAt = rows.map(\.availableAt).min() ?? now
-            let outcome: Outcome =
-                rows.isEmpty ? .noDevices : availableAt > now ? .deferredQuietHours : .delivered
-            output.digests.append(
-                DecisionDigestRecord(
-                    notificationId: notificationId, userId: userId, collapseKey: summary.key, categoryId: category,
-                    outcome: outcome.rawValue, detail: "caught_up", deliverAt: rows.isEmpty ? nil : availableAt,
-                    eventCount: summary.count, folded: summary.folded, deliveryIds: ids, decidedAt: now))
+                    detail: decision.detail, deliverAt: decision.deliverAt, notificationId: decision.notificationId,
+                    collapseId: decision.collapseId, badge: decision.badge, deliveryIds: ids, itemId: stored.itemId,
+                    threadId: stored.threadId, countsUnread: decision.countsUnread, decidedAt: now,
+                    feedPosition: decision.feedPosition))
         }
     }
 
@@ -76,7 +52,8 @@ extension BatchProcessor {
         on connection: PostgresConnection, now: Date
     ) throws {
         var record = DecisionRecord(
-            eventSeq: seq, userId: userId, outcome: "read", detail: nil, deliverAt: nil, notificationId: nil,
+            eventSeq: seq, userId: userId, outcome: Outcome.read.rawValue, detail: nil, deliverAt: nil,
+            notificationId: nil,
             collapseId: nil, badge: nil, deliveryIds: [], itemId: stored.itemId, threadId: stored.threadId,
             countsUnread: false, decidedAt: now)
         guard book.knows(userId) else {

@@ -18,28 +18,13 @@ extension BatchProcessor {
                 state: book.state(of: timer.userId, category: timer.categoryId), now: now)
             book.setGroup(result.group)
             for armed in result.digestTimers { book.arm(armed) }
-            guard let outcome = result.outcome else { continue }
-            let ids = output.queue(result.deliveries, eventSource: nil, eventId: nil)
-            let summary = result.summary
-            let notificationId =
-                result.notificationId
-                ?? NotificationIdentity.digestId(
-                    userId: timer.userId, key: timer.key,
-                    lastEventId: summary?.latestItems.last?.eventId ?? timer.key)
+            guard let outcome = result.outcome, let notificationId = result.notificationId else { continue }
             output.digests.append(
                 DecisionDigestRecord(
                     notificationId: notificationId, userId: timer.userId, collapseKey: timer.key,
                     categoryId: timer.categoryId, outcome: outcome.rawValue, detail: result.detail,
-                    deliverAt: Self.digestDeliverAt(outcome, until: result.until, now: now),
-                    eventCount: summary?.count, folded: summary?.folded, deliveryIds: ids, decidedAt: now))
-        }
-    }
-
-    static func digestDeliverAt(_ outcome: Outcome, until: Date?, now: Date) -> Date? {
-        switch outcome {
-        case .delivered, .silencedQuietHours: now
-        case .deferredQuietHours: until
-        default: nil
+                    deliverAt: result.deliverAt, eventCount: result.summary?.count, folded: result.summary?.folded,
+                    deliveryIds: output.queue(result.deliveries, eventSource: nil, eventId: nil), decidedAt: now))
         }
     }
 }

@@ -70,16 +70,7 @@ struct StoredEvent: Sendable, Decodable {
         HeraldCore.Event(
             id: source + "/" + id, category: category, recipients: recipients, actor: actor, actorName: actorName,
             threadId: threadId, itemId: itemId, data: data,
-            occurredAt: JSONCoders.parseISO8601(occurredAt) ?? Date(timeIntervalSince1970: 0))
-    }
-
-    /// The category as this event sees it: an event's `collapse_key` replaces the category's key template (the
-    /// window stays the category's; a category that does not collapse ignores it).
-    func effectiveCategory(_ category: HeraldCore.Category?) -> HeraldCore.Category? {
-        guard var category, let collapseKey, var rule = category.collapse else { return category }
-        rule.keyTemplate = collapseKey
-        category.collapse = rule
-        return category
+            occurredAt: JSONCoders.parseISO8601(occurredAt) ?? Date(timeIntervalSince1970: 0), collapseKey: collapseKey)
     }
 
     /// The reading device of an `item.read` event (`data.device`).

@@ -3,7 +3,8 @@ import Testing
 
 @testable import HeraldCore
 
-/// One row per reason of the vocabulary: a scenario and the outcome it must produce.
+/// One row per reason of the vocabulary: a scenario and the outcome it must produce, for a new event and, for the
+/// steps a digest passes again, for a burst's digest at window close: one decision order, two entry points.
 @Suite struct DeciderOutcomeTests {
     static let night = QuietHours(start: LocalTime("22:00")!, end: LocalTime("07:00")!)
     /// 23:00 UTC, inside the night window for a user in UTC.
@@ -14,6 +15,10 @@ import Testing
         case requiredIgnoresOptOut, mutedAll, mutedCategory, mutedThread, expiredMute, requiredIgnoresMute, expired
         case quietDefer, quietSilent, quietDrop, quietBypass, quietDeferPastTTL, quietUnknownZone, outsideQuietHours
         case noDevices, onlyInactiveDevices, rateLimited, digestPreference
+
+        /// The steps a digest passes again when its window closes (the actor, digest preference and rate limits
+        /// apply only to new events).
+        var appliesToDigests: Bool { ![.actor, .rateLimited, .digestPreference].contains(self) }
 
         var expected: (Outcome, String?) {
             switch self {
@@ -108,8 +113,48 @@ import Testing
         let sends: Set<Outcome> = [.delivered, .deferredQuietHours, .silencedQuietHours]
         #expect((result.deliveries.count > 0) == sends.contains(decision.outcome))
         #expect(decision.deliveries == result.deliveries.count)
-        // The unread count moves exactly for the outcomes that count.
-        #expect((result.changes.unreadCounts["u1"] != nil) == decision.outcome.countsAsUnread)
+        // The unread count moves exactly for the outcomes that reach the feed, and the decision says so.
+        #expect((result.changes.unreadCounts["u1"] != nil) == decision.outcome.reachesFeed)
+        #expect(decision.countsUnread == decision.outcome.reachesFeed)
+        #expect((decision.feedPosition != nil) == decision.outcome.reachesFeed)
+        let now = scenario.setup().3
+        #expect(decision.deliverAt == decision.outcome.deliverAt(until: decision.until, now: now))
+        #expect(
+            (decision.deliverAt != nil) == sends.union([.digestedPreference, .collapsed]).contains(decision.outcome))
+    }
+
+    /// The same scenario for a burst of the scenario's event that was folded earlier and whose window closes now.
+    @Test(arguments: Scenario.allCases.filter(\.appliesToDigests))
+    func digestOutcome(_ scenario: Scenario) {
+        let (event, category, state, now) = scenario.setup()
+        let expiresAt = event.occurredAt + TimeInterval(category?.ttlSeconds ?? 86_400)
+        var group = CollapseGroup(userId: "u1", key: "msg:42")
+        let item = CollapsedItem(
+            eventId: event.id, itemId: event.itemId, actor: event.actor, threadId: event.threadId,
+            occurredAt: event.occurredAt, expiresAt: expiresAt)
+        _ = group.eventHeldBack(item, window: 60, at: now - 120)
+        let result = Fixture.decider().windowClosed(group: group, category: category, state: state, now: now)
+        #expect(result.outcome == scenario.expected.0)
+        #expect(result.detail == scenario.expected.1)
+        #expect(result.notificationId == NotificationIdentity.digestId(userId: "u1", summary: group.summary))
+        let sends: Set<Outcome> = [.delivered, .deferredQuietHours, .silencedQuietHours]
+        #expect((result.deliveries.count > 0) == sends.contains(scenario.expected.0))
+        #expect(result.deliverAt == scenario.expected.0.deliverAt(until: result.until, now: now))
+        #expect(result.group.phase == .idle)
+    }
+
+    /// A burst over several threads is not one thread's: muting one of them leaves the digest alone.
+    @Test func aDigestOverSeveralThreadsIsNotMutedByOneOfThem() {
+        let (event, category, state, now) = Scenario.mutedThread.setup()
+        var group = CollapseGroup(userId: "u1", key: "digest:chat.message")
+        for (index, thread) in ["42", "43"].enumerated() {
+            let item = CollapsedItem(
+                eventId: "e\(index)", threadId: thread, occurredAt: event.occurredAt, expiresAt: now + 3_600)
+            _ = group.eventHeldBack(item, window: 60, at: now - 120)
+        }
+        #expect(group.summary.threadId == nil)
+        let result = Fixture.decider().windowClosed(group: group, category: category, state: state, now: now)
+        #expect(result.outcome == .delivered)
     }
 
     @Test func deferralGoesAtTheEndOfQuietHoursAndKeepsTheExpiry() {
@@ -131,7 +176,7 @@ import Testing
 
     @Test func everyReasonOfTheVocabularyIsReachable() {
         let reached = Set(Scenario.allCases.map { $0.expected.0 })
-        // `collapsed` is reached by the collapsing tests.
-        #expect(reached.union([.collapsed]) == Set(Outcome.allCases))
+        // `collapsed` is reached by the collapsing tests, `read` by an `item.read` event (the pipeline's tests).
+        #expect(reached.union([.collapsed, .read]) == Set(Outcome.allCases))
     }
 }
