@@ -38,7 +38,10 @@ struct CategoryLifecycleTests {
             try CategoryRepository.categories(ids: ["chat.message", "nope"], on: connection)
         }
         #expect(loaded.keys.sorted() == ["chat.message"])
-        let decision = Decider(zones: service.context.zones, renderer: CategoryRendererFixture.shared).decide(
+        let decider = Decider(
+            config: service.context.config.policy, zones: service.context.zones,
+            renderer: CategoryRendererFixture.shared)
+        let decision = decider.decide(
             event: Event(
                 id: "e1", category: "chat.message", recipients: Event.Recipients(userIds: ["u1"]), occurredAt: Date()),
             category: loaded["chat.message"], recipients: ["u1"],

@@ -172,6 +172,31 @@ struct CategoryPreviewTests {
         #expect(kolkata["body"]?.stringValue == "Sent at 05:30")
     }
 
+    @Test("A digest spans the configured digest window, or the category's collapse window when it collapses")
+    func digestWindow() throws {
+        var config = ServiceConfig.defaults
+        config.policy.digestWindowSeconds = 600
+        let service = try TestService.make(clock: { Self.now }, config: config)
+        defer { service.close() }
+        let collapses: [(String, [String: Any]?)] = [
+            ("news", nil), ("chat", ["key_template": "c:{thread_id}", "window_seconds": 120]),
+        ]
+        for (id, collapse) in collapses {
+            var category: [String: Any] = [
+                "id": id, "name": "Updates",
+                "templates": ["en": ["body": "News", "digest_body": "{count} since {occurred_at, time, ::HHmm}"]],
+            ]
+            category["collapse"] = collapse
+            #expect(service.send(.post, "/v1/categories", json: CategorySamples.json(category)).status == .created)
+        }
+        // The burst began one window before now (midnight): ten minutes for a digest preference, not an hour.
+        let news = Self.preview(service, #"{"count":3}"#, id: "news").json
+        #expect(news["purpose"]?.stringValue == "digest")
+        #expect(news["body"]?.stringValue == "3 since 23:50", "\(news)")
+        let chat = Self.preview(service, #"{"count":3,"thread_id":"t1"}"#, id: "chat").json
+        #expect(chat["body"]?.stringValue == "3 since 23:58", "\(chat)")
+    }
+
     @Test("App-built notifications carry the fallback body; a device that cannot build gets the system text")
     func appMode() throws {
         let service = try TestService.make(clock: { Self.now })

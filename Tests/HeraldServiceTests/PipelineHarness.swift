@@ -32,15 +32,17 @@ struct PipelineHarness: Sendable {
 
     static func make(
         start: Date = Date(timeIntervalSince1970: 1_796_000_000), backlogLimit: Int = 100_000,
-        batchSize: Int = 200, topicPage: Int = 1_000
+        batchSize: Int = 200, topicPage: Int = 1_000, policy: DeciderConfig = ServiceConfig.defaults.policy
     ) async throws -> PipelineHarness {
         try await offCooperativePool {
-            try build(start: start, backlogLimit: backlogLimit, batchSize: batchSize, topicPage: topicPage)
+            try build(
+                start: start, backlogLimit: backlogLimit, batchSize: batchSize, topicPage: topicPage, policy: policy)
         }
     }
 
-    private static func build(start: Date, backlogLimit: Int, batchSize: Int, topicPage: Int) throws -> PipelineHarness
-    {
+    private static func build(
+        start: Date, backlogLimit: Int, batchSize: Int, topicPage: Int, policy: DeciderConfig
+    ) throws -> PipelineHarness {
         let conninfo = try TemporaryPostgres.freshDatabase()
         let migrator = try Migrator(folder: TestService.sqlFolder)
         _ = try MigrateCommand.apply(migrator, conninfo: conninfo)
@@ -52,6 +54,7 @@ struct PipelineHarness: Sendable {
         var config = ServiceConfig.defaults
         config.eventBacklogLimit = backlogLimit
         config.pipelineBatchSize = batchSize
+        config.policy = policy
         let context = ServiceContext(
             config: config, pool: pool, logger: logger, metrics: Metrics(), migrator: migrator,
             timeZoneData: TimeZoneData.status(), zones: zones,
@@ -66,7 +69,7 @@ struct PipelineHarness: Sendable {
                 router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger,
                 clientTokens: context.clientTokenAuthentication, dependencyProblem: DatabaseProblem.problem(for:)),
             adminKey: APIKeySecret.generate().value, clock: clock,
-            processor: BatchProcessor(decider: PipelineEnvironment.decider(zones: zones), limits: limits))
+            processor: BatchProcessor(decider: PipelineEnvironment.decider(context), limits: limits))
         try pool.withConnectionBlocking { [adminKey = harness.adminKey] connection in
             try APIKeyRepository.upsertAdmin(
                 id: "admin", name: "test admin", keyHash: APIKeySecret(adminKey).hash, on: connection)

@@ -8,6 +8,7 @@ extension Category: Codable {
         case quietHours = "quiet_hours"
         case ttlSeconds = "ttl_seconds"
         case rateLimit = "rate_limit"
+        case countsTowardUserRateLimit = "counts_toward_user_rate_limit"
         case countsTowardBadge = "counts_toward_badge"
         case threadKeyTemplate = "thread_key_template"
         case apnsCategory = "apns_category"
@@ -36,6 +37,8 @@ extension Category: Codable {
             ttlSeconds: try c.decodeIfPresent(Int.self, forKey: .ttlSeconds) ?? defaults.ttlSeconds,
             collapse: try c.decodeIfPresent(CollapseRule.self, forKey: .collapse),
             rateLimit: try c.decodeIfPresent(RateLimitRule.self, forKey: .rateLimit),
+            countsTowardUserRateLimit: try c.decodeIfPresent(Bool.self, forKey: .countsTowardUserRateLimit)
+                ?? defaults.countsTowardUserRateLimit,
             countsTowardBadge: try c.decodeIfPresent(Bool.self, forKey: .countsTowardBadge)
                 ?? defaults.countsTowardBadge,
             threadKeyTemplate: try c.decodeIfPresent(String.self, forKey: .threadKeyTemplate),
@@ -64,6 +67,7 @@ extension Category: Codable {
         try c.encode(ttlSeconds, forKey: .ttlSeconds)
         try c.encodeIfPresent(collapse, forKey: .collapse)
         try c.encodeIfPresent(rateLimit, forKey: .rateLimit)
+        try c.encode(countsTowardUserRateLimit, forKey: .countsTowardUserRateLimit)
         try c.encode(countsTowardBadge, forKey: .countsTowardBadge)
         try c.encodeIfPresent(threadKeyTemplate, forKey: .threadKeyTemplate)
         try c.encodeIfPresent(apnsCategory, forKey: .apnsCategory)

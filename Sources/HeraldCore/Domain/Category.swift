@@ -16,6 +16,9 @@ public struct Category: Sendable, Hashable {
     public var ttlSeconds: Int
     public var collapse: CollapseRule?
     public var rateLimit: RateLimitRule?
+    /// Whether its pushes spend, and wait for, the user-wide budget shared by all categories; `required`
+    /// categories never do. The category's own `rateLimit` applies either way.
+    public var countsTowardUserRateLimit: Bool
     public var countsTowardBadge: Bool
     /// Renders the thread a notification belongs to, e.g. `conversation:{thread_id}`.
     public var threadKeyTemplate: String?
@@ -41,6 +44,7 @@ public struct Category: Sendable, Hashable {
         ttlSeconds: Int = 86_400,
         collapse: CollapseRule? = nil,
         rateLimit: RateLimitRule? = nil,
+        countsTowardUserRateLimit: Bool = true,
         countsTowardBadge: Bool = true,
         threadKeyTemplate: String? = nil,
         apnsCategory: String? = nil,
@@ -61,6 +65,7 @@ public struct Category: Sendable, Hashable {
         self.ttlSeconds = ttlSeconds
         self.collapse = collapse
         self.rateLimit = rateLimit
+        self.countsTowardUserRateLimit = countsTowardUserRateLimit
         self.countsTowardBadge = countsTowardBadge
         self.threadKeyTemplate = threadKeyTemplate
         self.apnsCategory = apnsCategory

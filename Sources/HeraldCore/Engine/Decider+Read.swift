@@ -12,7 +12,7 @@ extension Decider {
         let expiry = TimeInterval(config.backgroundTTLSeconds)
         for device in state.activeDevices where device.installationId != notice.originInstallationId {
             var budget =
-                state.silentBudgets[device.installationId]
+                state.silentBudgets[device.installationId]?.adjusted(perHour: config.silentPushesPerHour)
                 ?? SilentBudget(
                     installationId: device.installationId, perHour: config.silentPushesPerHour, at: now)
             let action = budget.backgroundPushRequested(collapseIds: notice.collapseIds, at: now)

@@ -107,8 +107,8 @@ extension Decider {
         return finish(DecisionOrder.sent(timing))
     }
 
-    /// Admits one push through the user's buckets, recording their new state; required categories do not
-    /// compete with everyday traffic for the user-wide budget.
+    /// Admits one push through the user's buckets, recording their new state; required categories, and those
+    /// that do not count toward it, do not compete with everyday traffic for the user-wide budget.
     func admit(
         userId: String, category: Category, state: RecipientState, now: Date,
         into result: inout DecisionResult
@@ -118,8 +118,8 @@ extension Decider {
         }
         var limiter = RateLimiter(
             categoryRule: categoryRule, categoryBucket: state.categoryBucket,
-            userRule: category.required ? nil : config.userRateLimit, userBucket: state.userBucket,
-            at: now)
+            userRule: category.required || !category.countsTowardUserRateLimit ? nil : config.userRateLimit,
+            userBucket: state.userBucket, at: now)
         let admitted = limiter.admit(at: now)
         if let bucket = limiter.categoryBucket { result.changes.categoryBuckets[userId] = bucket }
         if let bucket = limiter.userBucket { result.changes.userBuckets[userId] = bucket }

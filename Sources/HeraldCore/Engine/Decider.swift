@@ -10,10 +10,8 @@ public struct Decider: Sendable {
     public var zones: any ZoneDirectory
     public var renderer: any TextRenderer
 
-    /// Creates a decider.
-    public init(
-        config: DeciderConfig = DeciderConfig(), zones: any ZoneDirectory, renderer: any TextRenderer
-    ) {
+    /// Creates a decider; `config` has no default, so every caller says which policy it decides under.
+    public init(config: DeciderConfig, zones: any ZoneDirectory, renderer: any TextRenderer) {
         self.config = config
         self.zones = zones
         self.renderer = renderer

@@ -1,8 +1,11 @@
 /// The global knobs of the decision policy, validated once at start-up by the service.
 public struct DeciderConfig: Sendable, Hashable {
-    /// The per-user budget over all categories; `nil` means none.
+    /// The per-user budget over all categories; `nil` means none. A push over it is `rate_limited` (folded into
+    /// the burst's digest when its category collapses); required categories and those that do not count toward
+    /// it are spared.
     public var userRateLimit: Category.RateLimitRule?
-    /// Background pushes allowed per device per hour.
+    /// Background pushes (withdrawals) allowed per device per hour, at least 1 (`TokenBucket` holds at least one
+    /// token); the excess is coalesced into one later push, never dropped (`SilentBudget`).
     public var silentPushesPerHour: Int
     /// The window of the digest a user gets when their preference is `digest`.
     public var digestWindowSeconds: Int

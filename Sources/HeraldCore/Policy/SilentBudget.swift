@@ -26,6 +26,9 @@ public struct SilentBudget: Sendable, Hashable, Codable {
         case coalesced(availableAt: Date, collapseIds: [String], coalesceKey: String)
     }
 
+    /// The budget refills over an hour.
+    public static let windowSeconds = 3_600
+
     public var installationId: String
     public var bucket: TokenBucket
     public var pending: Pending?
@@ -33,8 +36,16 @@ public struct SilentBudget: Sendable, Hashable, Codable {
     /// A fresh budget: `perHour` background pushes per hour.
     public init(installationId: String, perHour: Int, at now: Date) {
         self.installationId = installationId
-        self.bucket = TokenBucket(capacity: perHour, windowSeconds: 3_600, at: now)
+        self.bucket = TokenBucket(capacity: perHour, windowSeconds: Self.windowSeconds, at: now)
         self.pending = nil
+    }
+
+    /// The same budget under a changed allowance: a stored budget follows the configuration, its fill level
+    /// carried over and capped by the new capacity; a pending push stays as it is.
+    public func adjusted(perHour: Int) -> SilentBudget {
+        var budget = self
+        budget.bucket = bucket.adjusted(to: Category.RateLimitRule(count: perHour, windowSeconds: Self.windowSeconds))
+        return budget
     }
 
     /// A background push naming `collapseIds` was requested at `now`.

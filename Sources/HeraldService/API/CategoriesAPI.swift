@@ -26,7 +26,8 @@ enum CategoriesAPI {
         let renderer = ICUMessageRenderer()
         let handlers = Handlers(
             store: CategoryStore(pool: context.pool), validator: CategoryValidator(renderer: renderer),
-            preview: CategoryPreview(renderer: renderer, zones: context.zones), clock: context.clock)
+            preview: CategoryPreview(renderer: renderer, zones: context.zones, policy: context.config.policy),
+            clock: context.clock)
         let write = AuthRequirement.scope(.categoriesWrite)
         router.post("/v1/categories", auth: write) { request, match in
             try handlers.create(request, actor: match.principal?.keyID)

@@ -13,6 +13,8 @@ struct CategoryPreview {
 
     let renderer: ICUMessageRenderer
     let zones: any ZoneDirectory
+    /// The service's policy, the pipeline's own: a digest preview spans the configured digest window.
+    let policy: DeciderConfig
 
     /// The preview of `category` for `request` at `now`, as the response document.
     func render(_ category: Category, request: PreviewRequest, now: Date) -> HeraldHTTP.JSONValue {
@@ -20,7 +22,7 @@ struct CategoryPreview {
         // An archived category still previews: that is how one checks it before restoring it.
         category.archived = false
         let recorder = RecordingRenderer(base: renderer)
-        let decider = Decider(zones: zones, renderer: recorder)
+        let decider = Decider(config: policy, zones: zones, renderer: recorder)
         let state = RecipientState(
             profile: UserProfile(id: Self.userId, timeZone: request.timeZone), preference: .on,
             devices: [device(for: request, now: now)], unreadCount: request.count > 1 ? request.count : 0)
@@ -92,7 +94,7 @@ struct CategoryPreview {
     private func burst(category: Category, request: PreviewRequest, now: Date) -> CollapseGroup {
         let sample = event(category: category, request: request, now: now)
         let key = Decider.collapseKeys(for: sample, category: category).first ?? Decider.digestKey(for: category)
-        let window = TimeInterval(category.collapse?.windowSeconds ?? DeciderConfig().digestWindowSeconds)
+        let window = TimeInterval(category.collapse?.windowSeconds ?? policy.digestWindowSeconds)
         let start = now - window
         var group = CollapseGroup(userId: Self.userId, key: key)
         for index in 0..<request.count {

@@ -9,8 +9,9 @@ struct CategoryReader {
     static let readOnlyMembers: Set<String> = ["archived", "archived_at", "version", "created_at", "updated_at"]
     static let writableMembers: Set<String> = [
         "id", "name", "description", "default_preference", "required", "delivery_mode", "priority",
-        "interruption_level", "quiet_hours", "ttl_seconds", "collapse", "rate_limit", "counts_toward_badge",
-        "thread_key_template", "apns_category", "android_channel_id", "default_locale", "templates",
+        "interruption_level", "quiet_hours", "ttl_seconds", "collapse", "rate_limit", "counts_toward_user_rate_limit",
+        "counts_toward_badge", "thread_key_template", "apns_category", "android_channel_id", "default_locale",
+        "templates",
     ]
     static let templateMembers: Set<String> = ["title", "body", "fallback_body", "digest_title", "digest_body"]
     /// The most locales one category may have templates for.
@@ -48,6 +49,7 @@ struct CategoryReader {
         if let value = int(members, "ttl_seconds", pointer: "/ttl_seconds") { category.ttlSeconds = value }
         category.collapse = collapse(members["collapse"])
         category.rateLimit = rateLimit(members["rate_limit"])
+        if let value = bool(members, "counts_toward_user_rate_limit") { category.countsTowardUserRateLimit = value }
         if let value = bool(members, "counts_toward_badge") { category.countsTowardBadge = value }
         category.threadKeyTemplate = keyTemplate(members, "thread_key_template", pointer: "/thread_key_template")
         category.apnsCategory = string(members, "apns_category")

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldHTTP
 
 /// Everything `herald serve` needs, read once from the environment and flags and validated before anything starts.
@@ -73,6 +74,9 @@ public struct ServiceConfig: Sendable, Equatable {
     public var natsReplicas = 1
     /// Messages fetched, or deliveries relayed, per round.
     public var natsBatchSize = 256
+    /// The decision policy's global limits (user-wide budget, background pushes, digest window): the one value
+    /// every decider of the service, the pipeline's and the preview's, is built with.
+    public var policy = DeciderConfig()
 
     /// The defaults of DESIGN.md: embedded database under `.herald/`, HTTP on 127.0.0.1:8080.
     public static let defaults = ServiceConfig(
@@ -113,6 +117,8 @@ extension ServiceConfig {
         ("HERALD_NATS_DEAD_LETTER_STREAM", "--nats-dead-letter-stream"), ("HERALD_NATS_EVENTS", "--nats-events"),
         ("HERALD_NATS_RELAY", "--nats-relay"), ("HERALD_NATS_DELIVERIES_STREAM", "--nats-deliveries-stream"),
         ("HERALD_NATS_REPLICAS", "--nats-replicas"), ("HERALD_NATS_BATCH_SIZE", "--nats-batch-size"),
+        ("HERALD_USER_RATE_LIMIT", "--user-rate-limit"), ("HERALD_SILENT_PUSHES_PER_HOUR", "--silent-pushes-per-hour"),
+        ("HERALD_DIGEST_WINDOW_SECONDS", "--digest-window-seconds"),
     ]
 
     /// Reads the configuration from `environment`, overridden by `--flag value` or `--flag=value` arguments.
@@ -204,6 +210,7 @@ extension ServiceConfig {
             }
         }
         applyNATS(values, problems: &problems)
+        applyPolicy(values, problems: &problems)
         if let level = values["HERALD_LOG_LEVEL"] {
             if ["debug", "info", "warning", "error"].contains(level) {
                 logLevel = level

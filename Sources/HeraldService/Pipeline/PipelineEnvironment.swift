@@ -13,14 +13,14 @@ final class PipelineEnvironment: Sendable {
 
     init(context: ServiceContext) {
         self.context = context
-        self.decider = Self.decider(zones: context.zones)
+        self.decider = Self.decider(context)
         self.backlog = BacklogMonitor(limit: context.config.eventBacklogLimit)
         self.metrics = PipelineMetrics(context.metrics)
     }
 
-    /// The engine as the service runs it: ICU zones and ICU MessageFormat templates.
-    static func decider(zones: any ZoneDirectory) -> Decider {
-        Decider(config: DeciderConfig(), zones: zones, renderer: ICUMessageRenderer(capacity: 1_024))
+    /// The engine as the service runs it: the configured policy, ICU zones and ICU MessageFormat templates.
+    static func decider(_ context: ServiceContext) -> Decider {
+        Decider(config: context.config.policy, zones: context.zones, renderer: ICUMessageRenderer(capacity: 1_024))
     }
 
     /// Runs database work for a handler on the request pool; failures become problems in the dispatcher

@@ -14,7 +14,7 @@ enum PipelineService {
         }
         var limits = BatchLimits()
         limits.events = context.config.pipelineBatchSize
-        let processor = BatchProcessor(decider: PipelineEnvironment.decider(zones: context.zones), limits: limits)
+        let processor = BatchProcessor(decider: PipelineEnvironment.decider(context), limits: limits)
         let workers = try PipelineWorkers(
             conninfo: conninfo, count: context.config.pipelineWorkers, processor: processor, metrics: metrics,
             logger: context.logger, clock: context.clock)

@@ -98,8 +98,15 @@ import Testing
         #expect(category.quietHours == .silent && category.ttlSeconds == 86_400 && category.defaultPreference == .on)
         #expect(category.collapse == .init(keyTemplate: "msg:{thread_id}", windowSeconds: 120))
         #expect(category.templates["en"]?.fallbackBody == "New")
+        // A document stored before the member existed counts toward the user-wide budget, as every category did.
+        #expect(category.countsTowardUserRateLimit)
         let again = try JSONDecoder().decode(HeraldCore.Category.self, from: JSONEncoder().encode(category))
         #expect(again == category)
+        var exempt = category
+        exempt.countsTowardUserRateLimit = false
+        let encoded = try JSONEncoder().encode(exempt)
+        #expect(String(decoding: encoded, as: UTF8.self).contains(#""counts_toward_user_rate_limit":false"#))
+        #expect(try JSONDecoder().decode(HeraldCore.Category.self, from: encoded) == exempt)
     }
 
     @Test func eventDecodesSnakeCase() throws {

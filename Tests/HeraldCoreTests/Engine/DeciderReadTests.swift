@@ -59,4 +59,29 @@ import Testing
         #expect(last["withdraw"] as? [String] == ["c3", "c4", "c5"])
         #expect(last["badge"] as? Int == 4)
     }
+
+    @Test func theSilentBudgetIsTheConfiguredOneAndStoredBudgetsFollowIt() {
+        var state = Fixture.state(devices: [Fixture.device("phone"), Fixture.device("tablet")], unread: 20)
+        func withdrawals(_ perHour: Int, _ indices: Range<Int>, at now: Date) -> [Delivery] {
+            let decider = Fixture.decider(DeciderConfig(userRateLimit: nil, silentPushesPerHour: perHour))
+            return indices.map { index in
+                let notice = ReadNotice(
+                    userId: "u1", collapseIds: ["c\(index)"], itemsRead: 1, originInstallationId: "phone")
+                let result = decider.read(notice, state: state, now: now)
+                state.unreadCount = result.unreadCount
+                state.silentBudgets = result.silentBudgets
+                return result.deliveries.first { $0.kind == .withdraw }!
+            }
+        }
+        let one = withdrawals(1, 0..<2, at: Fixture.now)
+        #expect(one.map { $0.coalesceKey == nil } == [true, false])
+        #expect(one[1].availableAt == Fixture.now + 3_600)
+        // Raised to five an hour: the stored budget adopts the new allowance at once. Held to one, the first of
+        // these would have waited for the next token.
+        let later = Fixture.now + 3_601
+        let five = withdrawals(5, 2..<6, at: later)
+        #expect(five.allSatisfy { $0.coalesceKey == nil && $0.availableAt == later })
+        #expect(state.silentBudgets["tablet"]?.bucket.capacity == 5)
+        #expect(withdrawals(5, 6..<7, at: later)[0].coalesceKey != nil)
+    }
 }

@@ -54,4 +54,17 @@ import Testing
         // Never more than the budget allows: 3 at start plus 3 per hour elapsed.
         #expect(sentNow <= 3 + Int(clock / 1_200) + 1)
     }
+
+    @Test func aStoredBudgetFollowsAChangedAllowance() {
+        var budget = SilentBudget(installationId: "d1", perHour: 3, at: Self.t0)
+        _ = budget.backgroundPushRequested(collapseIds: ["c0"], at: Self.t0)
+        var raised = budget.adjusted(perHour: 10)
+        #expect(raised.bucket.capacity == 10 && raised.bucket.tokens == 2)
+        // The fill level carries over; the refill is the new one: ten an hour, one every six minutes.
+        let sent = (1...3).map { raised.backgroundPushRequested(collapseIds: ["c\($0)"], at: Self.t0 + 360) }
+        #expect(sent == [.sendNow, .sendNow, .sendNow])
+        let lowered = budget.adjusted(perHour: 1)
+        #expect(lowered.bucket.capacity == 1 && lowered.bucket.tokens == 1)
+        #expect(budget.adjusted(perHour: 3) == budget)
+    }
 }

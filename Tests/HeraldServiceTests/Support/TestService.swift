@@ -20,14 +20,16 @@ struct TestService: Sendable {
     }()
 
     /// A service on a new, migrated database, with an admin key; `clock` stands in for the wall clock.
-    static func make(clock: @escaping @Sendable () -> Date = { Date() }) throws -> TestService {
+    static func make(
+        clock: @escaping @Sendable () -> Date = { Date() }, config: ServiceConfig = .defaults
+    ) throws -> TestService {
         let conninfo = try TemporaryPostgres.freshDatabase()
         let migrator = try Migrator(folder: sqlFolder)
         _ = try MigrateCommand.apply(migrator, conninfo: conninfo)
         let pool = try PostgresPool(conninfo: conninfo, size: 2)
         let logger = Logger(minimumLevel: .error, sink: .discard)
         let context = ServiceContext(
-            config: .defaults, pool: pool, logger: logger, metrics: Metrics(), migrator: migrator,
+            config: config, pool: pool, logger: logger, metrics: Metrics(), migrator: migrator,
             timeZoneData: TimeZoneData.status(), zones: ICUZoneDirectory(),
             authenticator: DatabaseAuthenticator(pool: pool, lifetime: .zero), clock: clock,
             clientTokens: ClientTokenSigner(keys: [TestService.testClientTokenKey]))
