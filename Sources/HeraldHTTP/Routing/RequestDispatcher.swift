@@ -41,8 +41,19 @@ public struct RequestDispatcher: Sendable {
         dispatch(request).response
     }
 
-    /// Dispatches a request and reports the route and principal alongside the response.
-    public func dispatch(_ request: HTTPRequest) -> Outcome {
+    /// The verdict on a request's head.
+    public enum Admission: Sendable {
+        /// The request ends here, before its body.
+        case refused(Outcome)
+        /// The caller is settled (nil for a public route); the body may come, and the dispatch reuses the caller.
+        case admitted(Principal?)
+        /// The credential store failed; the full dispatch after the body decides and reports it.
+        case undecided
+    }
+
+    /// Dispatches a request and reports the route and principal alongside the response; `admitted` is the caller
+    /// `admit` settled on the same request's head, so it is not looked up twice.
+    public func dispatch(_ request: HTTPRequest, admitted: Principal?? = nil) -> Outcome {
         var outcome: Outcome
         switch router.resolve(method: request.method, path: request.path) {
         case .notFound:
@@ -55,37 +66,37 @@ public struct RequestDispatcher: Sendable {
             outcome = Outcome(
                 response: problem(.methodNotAllowed(allowed: allowed), for: request), route: nil)
         case .matched(let route, let parameters):
-            outcome = run(route, parameters: parameters, request: request)
+            outcome = run(route, parameters: parameters, request: request, admitted: admitted)
         }
         outcome.response.headers.set("X-Request-Id", request.requestID)
         return outcome
     }
 
-    /// The verdict on a request's head, before any of its body is read: nil when the body may come, else the
-    /// outcome that ends the request: no route or method, a malformed path, missing or bad credentials, a missing
-    /// scope. So only a caller the route admits ever makes the server hold a body.
-    public func admit(_ head: HTTPRequest) -> Outcome? {
+    /// The verdict on a request's head, before any of its body is read: the caller, or the outcome that ends the
+    /// request: no route or method, a malformed path, missing or bad credentials, a missing scope. So only a caller
+    /// the route admits ever makes the server hold a body.
+    public func admit(_ head: HTTPRequest) -> Admission {
         guard case .matched(let route, _) = router.resolve(method: head.method, path: head.path) else {
-            return dispatch(head)
+            return .refused(dispatch(head))
         }
         do {
-            _ = try authenticate(head, requirement: route.auth)
-            return nil
+            return .admitted(try authenticate(head, requirement: route.auth))
         } catch let error as HTTPError {
             var outcome = Outcome(response: problem(error, for: head), route: route.pattern.template)
             outcome.response.headers.set("X-Request-Id", head.requestID)
-            return outcome
+            return .refused(outcome)
         } catch {
-            // A failing credential store: the full dispatch after the body reports it the usual way.
-            return nil
+            return .undecided
         }
     }
 
-    private func run(_ route: Route, parameters: [String: String], request: HTTPRequest) -> Outcome {
+    private func run(
+        _ route: Route, parameters: [String: String], request: HTTPRequest, admitted: Principal??
+    ) -> Outcome {
         let name = route.pattern.template
         var principal: Principal?
         do {
-            principal = try authenticate(request, requirement: route.auth)
+            principal = try admitted ?? authenticate(request, requirement: route.auth)
             let match = RouteMatch(route: name, parameters: parameters, principal: principal)
             return Outcome(response: try route.handler(request, match), route: name, principal: principal)
         } catch let error as HTTPError {

@@ -40,7 +40,10 @@ func heraldAccess(
         prepare(state, connection: connection, method: method, server: server)
         // The route and the caller are settled on the headers, before the first body byte: a stranger, or a key
         // without the route's scope, is answered now and never makes the server hold a body.
-        if let refusal = server.dispatcher.admit(server.request(from: state)) {
+        switch server.dispatcher.admit(server.request(from: state)) {
+        case .admitted(let principal): state.admitted = .some(principal)
+        case .undecided: break
+        case .refused(let refusal):
             state.route = refusal.route
             state.active = true
             server.active.add(1, ordering: .relaxed)
@@ -82,7 +85,7 @@ func heraldAccess(
     if state.bodyTooLarge {
         return respondTooLarge(state, connection: connection, server: server)
     }
-    let outcome = server.dispatcher.dispatch(server.request(from: state))
+    let outcome = server.dispatcher.dispatch(server.request(from: state), admitted: state.admitted)
     state.route = outcome.route
     state.keyID = outcome.principal?.keyID
     return queue(outcome.response, for: state, on: connection, server: server)

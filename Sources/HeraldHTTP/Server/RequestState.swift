@@ -16,6 +16,8 @@ final class RequestState {
     var bodyLimit = 0
     var requestID = ""
     var remoteAddress: String?
+    /// The caller settled on the headers (nil inside: a public route); nil when not settled.
+    var admitted: Principal??
 
     /// Filled in when the response is queued, for the access line and metrics.
     var status: HTTPStatus?

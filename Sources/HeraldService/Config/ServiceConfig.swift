@@ -44,8 +44,6 @@ public struct ServiceConfig: Sendable, Equatable {
     public var clientTokenKeys: [ClientTokenKey] = []
     /// Default lifetime of a minted client token, in seconds.
     public var clientTokenTTLSeconds: Int = 3600
-    /// The longest lifetime a client token may be minted with, in seconds.
-    public static let maxClientTokenTTLSeconds = ClientToken.longestLifetimeSeconds
     /// Recipients per campaign batch (one inbox event each).
     public var campaignBatchSize: Int = 1_000
     /// The shortest time, in seconds, one campaign wave's batches are spread over.
@@ -196,7 +194,8 @@ extension ServiceConfig {
         Self.integer(values, "HERALD_RETENTION_DAYS", 1...3_650, &retentionDays, &problems)
         if let dir = values["HERALD_MIGRATIONS_DIR"] { migrationsDirectory = dir }
         Self.integer(
-            values, "HERALD_CLIENT_TOKEN_TTL", 60...Self.maxClientTokenTTLSeconds, &clientTokenTTLSeconds, &problems)
+            values, "HERALD_CLIENT_TOKEN_TTL", 60...ClientToken.longestLifetimeSeconds, &clientTokenTTLSeconds,
+            &problems)
         if let keys = values["HERALD_CLIENT_TOKEN_KEYS"] {
             // The message never echoes the value: it holds secrets.
             if let parsed = ClientTokenKey.parseList(keys) {
