@@ -14,6 +14,13 @@ import Testing
             WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
             """)
     static let terminate = Query(name: "test.terminate", sql: "SELECT pg_terminate_backend($1::int)")
+    /// Whether a local process has exited: gone from `/proc`, or a zombie not yet reaped.
+    static func hasExited(_ pid: Int) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+        guard let end = status.lastIndex(of: ")") else { return false }
+        return status[status.index(after: end)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+    }
+
     static let stillAlive = Query(
         name: "test.still_alive", sql: "SELECT count(*) FROM pg_stat_activity WHERE pid = ANY($1::int[])")
 
@@ -105,9 +112,12 @@ import Testing
         let error = await #expect(throws: PostgresError.self) { try await inFlight.value }
         #expect(error?.kind == .connectionLost)
         #expect(error?.isRetryable == true)
-        // pg_terminate_backend only signals; once those backends are gone, every later call gets a working session.
+        // pg_terminate_backend only signals. A backend leaves pg_stat_activity before its process exits and its
+        // socket closes, so the wait is for the processes themselves: once they are gone (or zombies, whose sockets
+        // are closed), every later call gets a working session.
         let victimList = "{" + victims.map(String.init).joined(separator: ",") + "}"
         #expect(try await waitUntil { try admin.query(Self.stillAlive, [victimList]).single().int(0) == 0 })
+        #expect(await waitUntil { victims.allSatisfy(Self.hasExited) })
         var served = Set<Int>()
         for _ in 0..<6 {
             served.insert(try await pool.withConnection { try $0.query(Self.backend).single().int(0) })
