@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTP
+import Synchronization
 import Testing
 
 @Suite struct DispatcherTests {
@@ -171,5 +172,68 @@ import Testing
         #expect(
             request.queryItems.map { $0.value.isEmpty ? $0.name : "\($0.name)=\($0.value)" }.joined(
                 separator: "&") == query)
+    }
+}
+
+/// An authenticator that counts its lookups and remembers one valid key.
+final class CountingAuthenticator: Authenticator {
+    private let count = Mutex(0)
+    var lookups: Int { count.withLock { $0 } }
+    let valid: [String: Principal]
+
+    init(secrets: [String: Principal]) {
+        valid = Dictionary(uniqueKeysWithValues: secrets.map { (SHA256.hexDigest($0.key), $0.value) })
+    }
+
+    func principal(forKeyHash keyHash: String) throws -> Principal? {
+        count.withLock { $0 += 1 }
+        return valid[keyHash]
+    }
+
+    func rememberedPrincipal(forKeyHash keyHash: String) -> Principal? { valid[keyHash] }
+}
+
+@Suite struct FailedAuthenticationLimitTests {
+    let authenticator = CountingAuthenticator(secrets: [
+        TestKeys.admin: Principal(keyID: "key-admin", scopes: [.admin])
+    ])
+
+    var dispatcher: RequestDispatcher {
+        RequestDispatcher(
+            router: sampleRouter(), authenticator: authenticator, logger: LogCapture().logger,
+            authFailures: AuthFailureLimiter(limit: .init(count: 3, period: .seconds(60))))
+    }
+
+    @Test func anAddressThatKeepsGuessingIsAnswered429WithoutALookup() throws {
+        let dispatcher = dispatcher
+        func get(_ key: String, from address: String) -> HTTPResponse {
+            dispatcher.respond(
+                to: HTTPRequest(
+                    method: .get, path: "/v1/users/ana", headers: ["Authorization": "Bearer \(key)"],
+                    remoteAddress: address))
+        }
+        for guess in 0..<3 { #expect(get("hk_guess_\(guess)", from: "10.0.0.9").status == .unauthorized) }
+        #expect(authenticator.lookups == 3)
+        let refused = get("hk_guess_3", from: "10.0.0.9")
+        #expect(refused.status == .tooManyRequests)
+        #expect(refused.headers["Retry-After"] == "20")
+        let problem = try JSONValue(parsing: refused.body)
+        #expect(problem["type"] == .string("urn:herald:problem:too-many-failed-authentications"))
+        #expect(authenticator.lookups == 3)
+        // A key known to be valid still gets in from that address, and other addresses are not affected.
+        #expect(get(TestKeys.admin, from: "10.0.0.9").status == .ok)
+        #expect(get("hk_guess_4", from: "10.0.0.10").status == .unauthorized)
+    }
+
+    @Test func withoutALimitNothingIsRefused() {
+        let unlimited = RequestDispatcher(
+            router: sampleRouter(), authenticator: authenticator, logger: LogCapture().logger)
+        for guess in 0..<10 {
+            let response = unlimited.respond(
+                to: HTTPRequest(
+                    method: .get, path: "/v1/users/ana", headers: ["Authorization": "Bearer hk_\(guess)"],
+                    remoteAddress: "10.0.0.9"))
+            #expect(response.status == .unauthorized)
+        }
     }
 }

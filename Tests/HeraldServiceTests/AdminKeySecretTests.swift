@@ -80,7 +80,7 @@ struct AdminKeySecretTests {
         let failures = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 6) { _ in
             do {
-                try pool.withConnectionBlocking { connection in
+                _ = try pool.withConnectionBlocking { connection in
                     try APIKeyRepository.upsertAdmin(id: "admin", name: "bootstrap", keyHash: hash, on: connection)
                 }
             } catch {

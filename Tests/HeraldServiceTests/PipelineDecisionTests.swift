@@ -13,6 +13,34 @@ struct PipelineDecisionTests {
     /// 2026-12-01T22:30:00Z, which is 23:30 in Berlin.
     let lateEvening = Date(timeIntervalSince1970: 1_796_164_200)
 
+    /// A stored document that no longer decodes (written by another version, or by hand) is not silently decided
+    /// for no one: the event gets the outcome `rejected.undecodable`, counted like every other outcome.
+    @Test func anEventWhoseStoredDocumentDoesNotDecodeIsRejectedUndecodable() async throws {
+        let harness = try await PipelineHarness.make(start: lateEvening)
+        defer { harness.close() }
+        try await harness.category(PipelineHarness.chatCategory())
+        try await harness.user("u1")
+        try await harness.device("phone", user: "u1")
+        for id in ["bad", "good"] {
+            let accepted = await harness.send(
+                .post, "/v1/events", json: PipelineHarness.event(id: id, occurredAt: lateEvening))
+            #expect(accepted.status == .accepted)
+        }
+        _ = try await harness.sql(
+            #"UPDATE events SET document = '{"source":"chat","id":"bad"}' WHERE source = 'chat' AND id = 'bad'"#)
+        let reports = try await harness.decideAll()
+        #expect(reports.map { $0.outcomes["rejected.undecodable", default: 0] }.reduce(0, +) == 1)
+        #expect(reports.flatMap(\.undecodable).map(\.id) == ["bad"])
+
+        let bad = await harness.send(.get, "/v1/events/chat/bad").json
+        #expect(bad["status"] == .string("decided"))
+        #expect(bad["outcome"] == .string("rejected.undecodable"))
+        #expect(bad["recipients"] == .array([]))
+        let good = await harness.send(.get, "/v1/events/chat/good").json
+        #expect(good["outcome"] == nil)
+        #expect(try await harness.count("SELECT count(*) FROM deliveries") == 1)
+    }
+
     @Test func oneRecipientWithTwoDevicesGetsOneDecisionAndTwoQueuedPushes() async throws {
         let harness = try await PipelineHarness.make(start: lateEvening)
         defer { harness.close() }

@@ -70,7 +70,7 @@ struct PipelineHarness: Sendable {
                 clientTokens: context.clientTokenAuthentication, dependencyProblem: DatabaseProblem.problem(for:)),
             adminKey: APIKeySecret.generate().value, clock: clock,
             processor: BatchProcessor(decider: PipelineEnvironment.decider(context), limits: limits))
-        try pool.withConnectionBlocking { [adminKey = harness.adminKey] connection in
+        _ = try pool.withConnectionBlocking { [adminKey = harness.adminKey] connection in
             try APIKeyRepository.upsertAdmin(
                 id: "admin", name: "test admin", keyHash: APIKeySecret(adminKey).hash, on: connection)
         }

@@ -27,6 +27,9 @@ public enum Outcome: String, Sendable, Hashable, Codable, CaseIterable {
     case noDevices = "no_devices"
     case rejectedUnknownCategory = "rejected.unknown_category"
     case rejectedArchivedCategory = "rejected.archived_category"
+    /// The stored event could not be read back (written by another version, or by hand); it reaches nobody. This is
+    /// the event's own outcome, recorded on the event, as no recipient can be named.
+    case rejectedUndecodable = "rejected.undecodable"
     /// An `item.read` event, applied to the recipient's feed: it reads items instead of telling of one.
     case read
 
@@ -36,7 +39,7 @@ public enum Outcome: String, Sendable, Hashable, Codable, CaseIterable {
         switch self {
         case .suppressedPreference, .suppressedMuted, .suppressedExpired, .suppressedUnknownUser,
             .suppressedActor,
-            .rejectedUnknownCategory, .rejectedArchivedCategory, .read:
+            .rejectedUnknownCategory, .rejectedArchivedCategory, .rejectedUndecodable, .read:
             return false
         case .delivered, .deferredQuietHours, .silencedQuietHours, .droppedQuietHours, .rateLimited,
             .collapsed,

@@ -3,6 +3,15 @@ public protocol Authenticator: Sendable {
     /// The principal of the key whose secret hashes to `keyHash`, or nil for an unknown or revoked key. It runs on an
     /// HTTP worker thread and may block.
     func principal(forKeyHash keyHash: String) throws -> Principal?
+
+    /// The principal of a key already known to be valid, answered from memory alone (no query); nil when the key is
+    /// not remembered as valid. A client address over its failed-authentication limit still gets in with such a key.
+    func rememberedPrincipal(forKeyHash keyHash: String) -> Principal?
+}
+
+extension Authenticator {
+    /// Remembers nothing by default.
+    public func rememberedPrincipal(forKeyHash keyHash: String) -> Principal? { nil }
 }
 
 /// An authenticator over a fixed table of key hashes, for tests and single-key setups.
@@ -23,6 +32,11 @@ public struct StaticAuthenticator: Authenticator {
 
     /// The principal for a hash, if listed.
     public func principal(forKeyHash keyHash: String) throws -> Principal? {
+        principals[keyHash]
+    }
+
+    /// The table is memory: every listed key is remembered.
+    public func rememberedPrincipal(forKeyHash keyHash: String) -> Principal? {
         principals[keyHash]
     }
 }

@@ -22,18 +22,22 @@ public struct RequestDispatcher: Sendable {
     /// The problem for a failure of something the handlers depend on (a database busy or unreachable), or nil
     /// for a failure that is a defect (answered 500 and logged).
     public let dependencyProblem: @Sendable (any Error) -> HTTPError?
+    /// Bounds unknown API keys per client address; nil for no bound.
+    public let authFailures: AuthFailureLimiter?
 
     /// Creates a dispatcher.
     public init(
         router: Router, authenticator: any Authenticator, logger: Logger,
         clientTokens: ClientTokenAuthentication? = nil,
-        dependencyProblem: @escaping @Sendable (any Error) -> HTTPError? = { _ in nil }
+        dependencyProblem: @escaping @Sendable (any Error) -> HTTPError? = { _ in nil },
+        authFailures: AuthFailureLimiter? = nil
     ) {
         self.router = router
         self.authenticator = authenticator
         self.logger = logger
         self.clientTokens = clientTokens
         self.dependencyProblem = dependencyProblem
+        self.authFailures = authFailures
     }
 
     /// The response for a request, as the server would send it.
@@ -142,9 +146,7 @@ public struct RequestDispatcher: Sendable {
             guard let clientTokens else { throw HTTPError.unauthorized("Client tokens are not accepted here.") }
             return try clientTokens.principal(for: token, requirement: requirement)
         }
-        guard let principal = try authenticator.principal(forKeyHash: SHA256.hexDigest(token)) else {
-            throw HTTPError.unauthorized("The API key is unknown or revoked.")
-        }
+        let principal = try apiKeyPrincipal(SHA256.hexDigest(token), address: request.remoteAddress)
         if case .scope(let scope) = requirement, !principal.allows(scope) {
             throw HTTPError.forbidden(missing: scope)
         }
@@ -155,6 +157,31 @@ public struct RequestDispatcher: Sendable {
         }
         return principal
     }
+
+    /// The principal of an API key. An address over its failed-authentication limit gets 429 unless the key is
+    /// remembered as valid, and every unknown key counts against its address. (A client token costs no lookup to
+    /// refuse, so client tokens are not limited.)
+    private func apiKeyPrincipal(_ keyHash: String, address: String?) throws -> Principal {
+        guard let authFailures, let address else {
+            guard let principal = try authenticator.principal(forKeyHash: keyHash) else { throw Self.unknownKey }
+            return principal
+        }
+        let now = ContinuousClock.now
+        if let wait = authFailures.retryAfter(address: address, at: now) {
+            if let principal = authenticator.rememberedPrincipal(forKeyHash: keyHash) { return principal }
+            throw HTTPError(
+                status: .tooManyRequests, type: "too-many-failed-authentications",
+                detail: "Too many unknown API keys came from this address; retry later.",
+                headers: ["Retry-After": String(wait)])
+        }
+        guard let principal = try authenticator.principal(forKeyHash: keyHash) else {
+            authFailures.recordFailure(address: address, at: now)
+            throw Self.unknownKey
+        }
+        return principal
+    }
+
+    private static let unknownKey = HTTPError.unauthorized("The API key is unknown or revoked.")
 
     private func problem(_ error: HTTPError, for request: HTTPRequest) -> HTTPResponse {
         HTTPResponse.problem(error, instance: request.path, requestID: request.requestID)

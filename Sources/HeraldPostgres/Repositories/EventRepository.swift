@@ -138,8 +138,10 @@ public enum EventRepository {
             SET state = CASE WHEN p.done THEN 'decided' ELSE 'pending' END,
                 decided_at = CASE WHEN p.done THEN $1::timestamptz END,
                 fanout_after = CASE WHEN p.done THEN NULL ELSE p.after END,
-                recipients_decided = e.recipients_decided + p.recipients
-            FROM unnest($2::bigint[], $3::boolean[], $4::text[], $5::integer[]) AS p(seq, done, after, recipients)
+                recipients_decided = e.recipients_decided + p.recipients,
+                outcome = COALESCE(p.outcome, e.outcome)
+            FROM unnest($2::bigint[], $3::boolean[], $4::text[], $5::integer[], $8::text[])
+                AS p(seq, done, after, recipients, outcome)
             WHERE e.seq = p.seq AND e.seq BETWEEN $6 AND $7
             """)
 
@@ -154,6 +156,7 @@ public enum EventRepository {
                 PipelineArray(progress.map { $0.done ? "true" : "false" }),
                 PipelineArray(optional: progress.map(\.fanoutAfter)),
                 PipelineArray(progress.map { String($0.recipients) }), seqs.min() ?? 0, seqs.max() ?? 0,
+                PipelineArray(optional: progress.map(\.outcome)),
             ])
     }
 
@@ -162,7 +165,7 @@ public enum EventRepository {
     static let status = Query(
         name: "events_status",
         sql: """
-            SELECT seq, source, id, category_id, state, accepted_at, decided_at, recipients_decided
+            SELECT seq, source, id, category_id, state, accepted_at, decided_at, recipients_decided, outcome
             FROM events WHERE source = $1 AND id = $2
             """)
 
@@ -177,7 +180,7 @@ public enum EventRepository {
                 seq: try row.int64("seq"), source: try row.string("source"), id: try row.string("id"),
                 categoryId: try row.string("category_id"), state: try row.string("state"),
                 acceptedAt: try row.date("accepted_at"), decidedAt: try row.decode(Date?.self, "decided_at"),
-                recipientsDecided: try row.int("recipients_decided"))
+                recipientsDecided: try row.int("recipients_decided"), outcome: try row.decode(String?.self, "outcome"))
         }
     }
 

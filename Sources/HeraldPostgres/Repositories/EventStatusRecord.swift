@@ -11,4 +11,6 @@ public struct EventStatusRecord: Sendable, Hashable {
     public var acceptedAt: Date
     public var decidedAt: Date?
     public var recipientsDecided: Int
+    /// The event's own outcome when it reached nobody for a reason of its own (`rejected.undecodable`).
+    public var outcome: String? = nil
 }

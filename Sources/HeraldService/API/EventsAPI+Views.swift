@@ -113,6 +113,8 @@ extension EventsAPI {
         var acceptedAt: Date
         var decidedAt: Date?
         var recipientsDecided: Int
+        /// Present when the event itself has an outcome: `rejected.undecodable`.
+        var outcome: String?
         var recipients: [RecipientDecisionView]
         var nextAfter: String?
 
@@ -124,6 +126,7 @@ extension EventsAPI {
             acceptedAt = event.acceptedAt
             decidedAt = event.decidedAt
             recipientsDecided = event.recipientsDecided
+            outcome = event.outcome
             recipients = decisions.map(RecipientDecisionView.init)
             self.nextAfter = nextAfter
         }

@@ -3,9 +3,16 @@ import HeraldCore
 import HeraldHTTP
 import HeraldPostgres
 
-/// `/health`, `/ready` and `/metrics`: unauthenticated, for load balancers and scrapers.
+/// `/health`, `/ready` and `/metrics`: unauthenticated, for load balancers and scrapers. `/metrics` is served on the
+/// API port unless `HERALD_METRICS_ADDR` gives it an address of its own.
 enum OperationsAPI {
     static func register(on router: inout Router, context: ServiceContext) {
+        registerProbes(on: &router, context: context)
+        if context.config.metricsAddress == nil { registerMetrics(on: &router, context: context) }
+    }
+
+    /// `/health` and `/ready`.
+    static func registerProbes(on router: inout Router, context: ServiceContext) {
         router.get("/health", auth: .public) { _, _ in
             try HTTPResponse.json(Health(status: "ok", version: Herald.version))
         }
@@ -13,6 +20,10 @@ enum OperationsAPI {
             let readiness = check(context)
             return try HTTPResponse.json(readiness, status: readiness.status == "ready" ? .ok : .serviceUnavailable)
         }
+    }
+
+    /// `/metrics`, in Prometheus's text format.
+    static func registerMetrics(on router: inout Router, context: ServiceContext) {
         router.get("/metrics", auth: .public) { _, _ in
             context.metrics.prometheusResponse()
         }

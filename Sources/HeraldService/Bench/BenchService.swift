@@ -35,7 +35,7 @@ final class BenchService: Sendable {
         _ = try MigrateCommand.apply(migrator, conninfo: conninfo)
         let pool = try PostgresPool(conninfo: conninfo, size: config.databasePoolSize)
         adminKey = APIKeySecret.generate().value
-        try pool.withConnectionBlocking { [adminKey] connection in
+        _ = try pool.withConnectionBlocking { [adminKey] connection in
             try APIKeyRepository.upsertAdmin(
                 id: "bench", name: "benchmark", keyHash: APIKeySecret(adminKey).hash, on: connection)
         }
@@ -44,9 +44,7 @@ final class BenchService: Sendable {
             config: config, pool: pool, logger: logger, metrics: metrics, migrator: migrator,
             timeZoneData: timeZoneData, zones: ICUZoneDirectory(), authenticator: DatabaseAuthenticator(pool: pool),
             clock: { Date() })
-        dispatcher = RequestDispatcher(
-            router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger,
-            dependencyProblem: DatabaseProblem.problem(for:))
+        dispatcher = context.apiDispatcher()
         server = HTTPServer(
             configuration: config.httpServerConfiguration(port: 0),
             dispatcher: dispatcher, logger: logger, metrics: metrics)

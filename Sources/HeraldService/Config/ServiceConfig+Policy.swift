@@ -29,25 +29,9 @@ extension ServiceConfig {
 
     /// The user-wide budget `text` names: `COUNT/SECONDS` (`60/3600`), or `off` for none.
     static func userRateLimit(_ text: String) -> Result<Category.RateLimitRule?, ConfigProblem> {
-        func problem(_ message: String) -> Result<Category.RateLimitRule?, ConfigProblem> {
-            .failure(ConfigProblem(setting: "HERALD_USER_RATE_LIMIT", message: message))
-        }
-        if text.lowercased() == "off" { return .success(nil) }
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let count = Int(parts[0]), let seconds = Int(parts[1]) else {
-            return problem("must be COUNT/SECONDS, e.g. 60/3600 for 60 pushes an hour, or off")
-        }
-        var faults: [String] = []
-        if !userRateLimitCounts.contains(count) {
-            faults.append(
-                "the count must be from \(userRateLimitCounts.lowerBound) to \(userRateLimitCounts.upperBound)"
-                    + " (off turns the budget off)")
-        }
-        if !userRateLimitSeconds.contains(seconds) {
-            faults.append(
-                "the seconds must be from \(userRateLimitSeconds.lowerBound) to \(userRateLimitSeconds.upperBound)")
-        }
-        guard faults.isEmpty else { return problem(faults.joined(separator: "; ")) }
-        return .success(Category.RateLimitRule(count: count, windowSeconds: seconds))
+        countPerSeconds(
+            text, setting: "HERALD_USER_RATE_LIMIT", counts: userRateLimitCounts, seconds: userRateLimitSeconds,
+            example: "60/3600 for 60 pushes an hour", noun: "budget"
+        ).map { limit in limit.map { Category.RateLimitRule(count: $0.count, windowSeconds: $0.seconds) } }
     }
 }

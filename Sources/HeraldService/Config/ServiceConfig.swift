@@ -75,6 +75,10 @@ public struct ServiceConfig: Sendable, Equatable {
     /// The decision policy's global limits (user-wide budget, background pushes, digest window): the one value
     /// every decider of the service, the pipeline's and the preview's, is built with.
     public var policy = DeciderConfig()
+    /// Unknown API keys one client address may present before it is answered 429; nil for no limit.
+    public var authFailureLimit: AuthFailureLimiter.Limit? = AuthFailureLimiter.Limit(count: 30, period: .seconds(60))
+    /// Where `/metrics` is served instead of the API port; nil serves it on the API port.
+    public var metricsAddress: MetricsAddress?
 
     /// The defaults of DESIGN.md: embedded database under `.herald/`, HTTP on 127.0.0.1:8080.
     public static let defaults = ServiceConfig(
@@ -117,6 +121,7 @@ extension ServiceConfig {
         ("HERALD_NATS_REPLICAS", "--nats-replicas"), ("HERALD_NATS_BATCH_SIZE", "--nats-batch-size"),
         ("HERALD_USER_RATE_LIMIT", "--user-rate-limit"), ("HERALD_SILENT_PUSHES_PER_HOUR", "--silent-pushes-per-hour"),
         ("HERALD_DIGEST_WINDOW_SECONDS", "--digest-window-seconds"),
+        ("HERALD_AUTH_FAILURE_LIMIT", "--auth-failure-limit"), ("HERALD_METRICS_ADDR", "--metrics-addr"),
     ]
 
     /// Reads the configuration from `environment`, overridden by `--flag value` or `--flag=value` arguments.
@@ -210,6 +215,7 @@ extension ServiceConfig {
         }
         applyNATS(values, problems: &problems)
         applyPolicy(values, problems: &problems)
+        applyEdge(values, problems: &problems)
         if let level = values["HERALD_LOG_LEVEL"] {
             if ["debug", "info", "warning", "error"].contains(level) {
                 logLevel = level

@@ -57,6 +57,7 @@ struct BatchOutput {
         var counts: [String: Int] = [:]
         for decision in decisions { counts[decision.outcome, default: 0] += 1 }
         for digest in digests { counts["digest." + digest.outcome, default: 0] += 1 }
+        for case let outcome? in progress.map(\.outcome) { counts[outcome, default: 0] += 1 }
         return counts
     }
 

@@ -62,6 +62,7 @@ struct BatchProcessor: Sendable {
         report.eventsDone = work.filter(\.progress.done).count
         report.timers = snapshot.dueTimers.count
         report.outcomes = output.outcomeCounts
+        report.undecodable = work.filter { $0.stored == nil }.map(\.claim)
         report.queued = output.queuedCounts
         return report
     }
@@ -86,7 +87,9 @@ struct BatchProcessor: Sendable {
                 work.append(
                     Work(
                         claim: claim, stored: nil, recipients: [],
-                        progress: EventProgress(seq: claim.seq, done: true, fanoutAfter: nil, recipients: 0)))
+                        progress: EventProgress(
+                            seq: claim.seq, done: true, fanoutAfter: nil, recipients: 0,
+                            outcome: Outcome.rejectedUndecodable.rawValue)))
                 continue
             }
             let firstPage = claim.fanoutAfter == nil

@@ -1,3 +1,5 @@
+import HeraldPostgres
+
 /// What one batch did, for the worker loop and metrics.
 struct BatchReport: Sendable {
     var events: Int = 0
@@ -7,6 +9,8 @@ struct BatchReport: Sendable {
     var full = false
     var outcomes: [String: Int] = [:]
     var queued: [String: Int] = [:]
+    /// Claimed events whose stored document did not decode (outcome `rejected.undecodable`).
+    var undecodable: [EventClaim] = []
 
     /// Whether anything was claimed.
     var didWork: Bool { events > 0 || timers > 0 }

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldHTTP
 import HeraldPostgres
 
@@ -31,6 +32,14 @@ struct PipelineWorker: Sendable {
                     try processor.run(on: connection, now: clock())
                 }
                 metrics.record(report)
+                for claim in report.undecodable {
+                    logger.error(
+                        "stored event does not decode; rejected",
+                        [
+                            "event.seq": .int(Int(claim.seq)), "event.source": .string(claim.source),
+                            "event.id": .string(claim.id), "outcome": .string(Outcome.rejectedUndecodable.rawValue),
+                        ])
+                }
                 failures = 0
                 if report.full {
                     // More is waiting: recruit an idle worker, then take the next batch.

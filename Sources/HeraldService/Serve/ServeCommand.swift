@@ -45,20 +45,29 @@ enum ServeCommand {
             settings: RetentionJob.Settings(retentionDays: config.retentionDays), pool: pool, logger: logger,
             metrics: metrics, clock: context.clock)
         retention.start()
-        let dispatcher = RequestDispatcher(
-            router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger,
-            clientTokens: context.clientTokenAuthentication, dependencyProblem: DatabaseProblem.problem(for:))
         let server = HTTPServer(
             configuration: config.httpServerConfiguration(port: UInt16(config.httpPort)),
-            dispatcher: dispatcher, logger: logger, metrics: metrics)
+            dispatcher: context.apiDispatcher(), logger: logger, metrics: metrics)
         try server.start()
         let address = "http://\(config.httpHost):\(server.port ?? UInt16(config.httpPort))"
         logger.info("listening", ["http.address": .string(address)])
+        let metricsServer = try config.metricsAddress.map { metricsAddress in
+            var configuration = config.httpServerConfiguration(port: UInt16(metricsAddress.port))
+            configuration.host = metricsAddress.host
+            let metricsServer = HTTPServer(
+                configuration: configuration, dispatcher: context.metricsDispatcher(), logger: logger,
+                metrics: metrics)
+            try metricsServer.start()
+            let url = "http://\(metricsAddress.host):\(metricsServer.port ?? UInt16(metricsAddress.port))/metrics"
+            logger.info("serving metrics", ["metrics.address": .string(url)])
+            return metricsServer
+        }
         announce(address: address, adminKey: adminKey, config: config)
 
         let signal = shutdown.wait()
         logger.info("shutting down", ["process.signal": .int(Int(signal))])
         server.stop(timeout: .seconds(config.shutdownGraceSeconds))
+        metricsServer?.stop(timeout: .seconds(1))
         logger.info("stopped accepting requests")
         campaigns.stop()
         retention.stop()

@@ -39,7 +39,7 @@ struct TestService: Sendable {
                 router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger,
                 clientTokens: context.clientTokenAuthentication, dependencyProblem: DatabaseProblem.problem(for:)),
             adminKey: APIKeySecret.generate().value)
-        try pool.withConnectionBlocking { [adminKey = service.adminKey] connection in
+        _ = try pool.withConnectionBlocking { [adminKey = service.adminKey] connection in
             try APIKeyRepository.upsertAdmin(
                 id: "admin", name: "test admin", keyHash: APIKeySecret(adminKey).hash, on: connection)
         }

@@ -1,0 +1,30 @@
+import HeraldHTTP
+import HeraldPostgres
+import Testing
+
+@testable import HeraldService
+
+/// Valid and unknown keys are remembered apart: a flood of made-up keys never pushes a valid key out.
+@Suite("Database authenticator")
+struct DatabaseAuthenticatorTests {
+    @Test func aFloodOfUnknownKeysLeavesValidKeysRemembered() throws {
+        let conninfo = try TemporaryPostgres.freshDatabase()
+        _ = try MigrateCommand.apply(try Migrator(folder: TestService.sqlFolder), conninfo: conninfo)
+        let pool = try PostgresPool(conninfo: conninfo, size: 1)
+        defer { pool.close() }
+        let valid = APIKeySecret.generate().hash
+        _ = try pool.withConnectionBlocking { connection in
+            try APIKeyRepository.upsertAdmin(id: "admin", name: "admin", keyHash: valid, on: connection)
+        }
+        let authenticator = DatabaseAuthenticator(pool: pool, lifetime: .seconds(600), validKeys: 4, unknownKeys: 8)
+        #expect(authenticator.rememberedPrincipal(forKeyHash: valid) == nil)
+        #expect(try authenticator.principal(forKeyHash: valid)?.keyID == "admin")
+        for _ in 0..<100 {
+            #expect(try authenticator.principal(forKeyHash: APIKeySecret.generate().hash) == nil)
+        }
+        #expect(authenticator.rememberedPrincipal(forKeyHash: valid)?.keyID == "admin")
+        // Revocation through this process is immediate.
+        authenticator.forgetAll()
+        #expect(authenticator.rememberedPrincipal(forKeyHash: valid) == nil)
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import HeraldTestSupport
+import Testing
+
+/// Against the real binary: an address that keeps presenting unknown API keys is answered 429 with `Retry-After`
+/// while a valid key it used still works, and `HERALD_METRICS_ADDR` moves `/metrics` off the API port.
+@Suite("The edge's limits and metrics address (binary end to end)", .serialized)
+struct EdgeEndToEndTests {
+    @Test func guessingKeysEndsIn429AndMetricsLiveOnTheirOwnAddress() async throws {
+        let metricsPort = RunningHerald.freePort()
+        let herald = try RunningHerald.start(environment: [
+            "HERALD_AUTH_FAILURE_LIMIT": "5/60", "HERALD_METRICS_ADDR": "127.0.0.1:\(metricsPort)",
+            "HERALD_PIPELINE_WORKERS": "0",
+        ])
+        defer { herald.kill() }
+        _ = try await herald.waitUntilReady()
+        // The admin key is looked up once and remembered as valid.
+        #expect(try await herald.get("/v1/categories", key: herald.adminKey).status == 200)
+
+        var statuses: [Int] = []
+        for guess in 0..<7 {
+            statuses.append(try await herald.get("/v1/categories", key: "hk_guess_\(guess)_\(UUID())").status)
+        }
+        #expect(statuses == [401, 401, 401, 401, 401, 429, 429])
+        let refused = try await LoopbackHTTP.request(
+            port: herald.port, "GET", "/v1/categories", json: nil, key: "hk_guess_last")
+        #expect(refused.status == 429)
+        #expect(refused.header("Retry-After") == "12")
+        #expect(refused.body.contains("urn:herald:problem:too-many-failed-authentications"))
+        // A valid key from the same address is not held up by the guesses.
+        #expect(try await herald.get("/v1/categories", key: herald.adminKey).status == 200)
+
+        // `/metrics` answers on its own address only, and that address serves nothing else.
+        #expect(try await herald.get("/metrics").status == 404)
+        let metrics = try await LoopbackHTTP.request(port: metricsPort, "GET", "/metrics")
+        #expect(metrics.status == 200)
+        #expect(metrics.body.contains("herald_http_requests_total"))
+        #expect(try await LoopbackHTTP.request(port: metricsPort, "GET", "/v1/categories").status == 404)
+        #expect(try await LoopbackHTTP.request(port: metricsPort, "GET", "/health").status == 404)
+    }
+}
