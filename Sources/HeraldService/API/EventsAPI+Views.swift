@@ -4,53 +4,36 @@ import HeraldHTTP
 import HeraldPostgres
 
 extension EventsAPI {
-    /// What happened to one event of a request.
+    /// What happened to one event of a request, as the API shows it.
     struct IngestResult: Encodable {
-        enum Status: String, Encodable {
-            case accepted, duplicate, conflict, invalid
-            case unknownCategory = "unknown_category"
-            case archivedCategory = "archived_category"
+        var index: Int
+        /// The result the ingest round gave the event.
+        var result: IngestBatch.Result
 
-            /// Whether the event is in the inbox.
-            var isStored: Bool { self == .accepted || self == .duplicate }
+        init(index: Int, _ result: IngestBatch.Result) {
+            self.index = index
+            self.result = result
         }
 
-        var index: Int
-        var source: String?
-        var id: String?
-        var status: Status
-        var acceptedAt: Date?
-        var errors: [HeraldHTTP.FieldError]?
-        /// The body hash, to compare repeats within a batch; not sent.
-        var hash: String?
+        var status: IngestBatch.Status { result.status }
 
         enum CodingKeys: String, CodingKey { case index, source, id, status, acceptedAt, errors }
 
-        mutating func apply(_ outcome: EventIngestOutcome) {
-            switch outcome {
-            case .accepted(_, let at): (status, acceptedAt) = (.accepted, at)
-            case .duplicate(_, let at): (status, acceptedAt) = (.duplicate, at)
-            case .conflict(let at): (status, acceptedAt) = (.conflict, at)
-            case .unknownCategory: status = .unknownCategory
-            case .archivedCategory: status = .archivedCategory
-            }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(index, forKey: .index)
+            try container.encodeIfPresent(result.source, forKey: .source)
+            try container.encodeIfPresent(result.id, forKey: .id)
+            try container.encode(result.status, forKey: .status)
+            try container.encodeIfPresent(result.acceptedAt, forKey: .acceptedAt)
+            if result.status == .invalid { try container.encode(result.errors, forKey: .errors) }
         }
 
         /// The body of a single event's 202 or 200.
         var acceptance: Acceptance {
-            Acceptance(source: source ?? "", id: id ?? "", status: status.rawValue, acceptedAt: acceptedAt ?? Date())
-        }
-
-        /// Why the event was refused, as field errors relative to the event.
-        var problems: [HeraldHTTP.FieldError] {
-            switch status {
-            case .accepted, .duplicate: []
-            case .conflict:
-                [HeraldHTTP.FieldError(pointer: "/id", detail: "was accepted earlier with a different body")]
-            case .unknownCategory: [HeraldHTTP.FieldError(pointer: "/category", detail: "no category has this id")]
-            case .archivedCategory: [HeraldHTTP.FieldError(pointer: "/category", detail: "the category is archived")]
-            case .invalid: errors ?? []
-            }
+            Acceptance(
+                source: result.source ?? "", id: result.id ?? "", status: status.rawValue,
+                acceptedAt: result.acceptedAt ?? Date())
         }
     }
 

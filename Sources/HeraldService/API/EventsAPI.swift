@@ -49,51 +49,23 @@ enum EventsAPI {
 
     static func ingest(_ request: HTTPRequest, _ environment: PipelineEnvironment) throws -> HTTPResponse {
         let (events, isBatch) = try split(try EventBodyParser.body(of: request))
-        var results = [IngestResult](repeating: IngestResult(index: 0, status: .invalid), count: events.count)
-        var rows: [EventIngestRow] = []
-        var rowIndex: [Int] = []
-        var firstByKey: [String: Int] = [:]
-        var repeats: [(index: Int, first: Int)] = []
-        for (index, (tree, _)) in events.enumerated() {
-            switch IncomingEvent.parse(tree) {
-            case .invalid(let errors):
-                results[index] = IngestResult(index: index, status: .invalid, errors: errors)
-            case .event(let incoming):
-                results[index] = IngestResult(
-                    index: index, source: incoming.source, id: incoming.event.id, status: .accepted,
-                    hash: incoming.bodyHash)
-                let key = incoming.source + "\u{0}" + incoming.event.id
-                if let first = firstByKey[key] {
-                    repeats.append((index, first))
-                } else {
-                    firstByKey[key] = index
-                    rows.append(incoming.ingestRow)
-                    rowIndex.append(index)
-                }
-            }
-        }
-        if !rows.isEmpty {
+        let batch = IngestBatch(events.map { IncomingEvent.parse($0.0) })
+        var outcomes: [EventIngestOutcome] = []
+        if !batch.rows.isEmpty {
             let now = environment.context.clock()
-            let outcomes = try environment.database { [rows] connection -> [EventIngestOutcome]? in
+            let stored = try environment.database { [rows = batch.rows] connection -> [EventIngestOutcome]? in
                 guard try environment.backlog.admits(on: connection) else { return nil }
                 return try EventRepository.ingest(rows, acceptedAt: now, on: connection)
             }
-            guard let outcomes else {
+            guard let stored else {
                 environment.metrics.recordIngest(["backlog_full": events.count])
                 throw HTTPError(
                     status: .serviceUnavailable, type: "backlog-full",
                     detail: "Too many events are waiting to be decided; retry later.", headers: ["Retry-After": "2"])
             }
-            for (position, outcome) in outcomes.enumerated() { results[rowIndex[position]].apply(outcome) }
+            outcomes = stored
         }
-        // A repeat of an event earlier in the same batch: a duplicate of it, or a conflict with it.
-        for (index, first) in repeats {
-            let original = results[first]
-            var result = results[index]
-            result.status = result.hash == original.hash && original.status.isStored ? .duplicate : .conflict
-            result.acceptedAt = original.acceptedAt
-            results[index] = result
-        }
+        let results = batch.results(outcomes).enumerated().map { IngestResult(index: $0.offset, $0.element) }
         let accepted = results.filter { $0.status == .accepted }.count
         environment.backlog.accepted(accepted)
         environment.metrics.recordIngest(Dictionary(grouping: results, by: \.status.rawValue).mapValues(\.count))
@@ -110,7 +82,7 @@ enum EventsAPI {
                 type: "event-conflict")
         case .unknownCategory: throw HTTPError.invalidField("/category", "no category has this id")
         case .archivedCategory: throw HTTPError.invalidField("/category", "the category is archived")
-        case .invalid: throw HTTPError.invalidFields(result.errors ?? [])
+        case .invalid: throw HTTPError.invalidFields(result.result.errors)
         }
     }
 
@@ -120,7 +92,9 @@ enum EventsAPI {
         if summary.duplicates > 0 { return try HTTPResponse.json(summary, status: .ok) }
         var errors: [HeraldHTTP.FieldError] = []
         for (result, (_, prefix)) in zip(results, events) {
-            errors += result.problems.map { HeraldHTTP.FieldError(pointer: prefix + $0.pointer, detail: $0.detail) }
+            errors += result.result.problems.map {
+                HeraldHTTP.FieldError(pointer: prefix + $0.pointer, detail: $0.detail)
+            }
         }
         var problem = HTTPError.invalidFields(errors)
         problem.detail = "No event of the batch was accepted."

@@ -1,0 +1,107 @@
+import Foundation
+import HeraldHTTP
+import HeraldPostgres
+
+/// One round of ingest, from `POST /v1/events` or from a NATS fetch alike: the parsed events, the distinct rows to
+/// store, and, once they are stored, what became of each event. An event that repeats an earlier one of the same
+/// round (same source and id) is never stored twice: with the same body it shares the earlier one's fate (a
+/// duplicate once that is stored), with another body it is a conflict.
+struct IngestBatch: Sendable {
+    /// What became of one event.
+    enum Status: String, Sendable, Encodable {
+        case accepted, duplicate, conflict, invalid
+        case unknownCategory = "unknown_category"
+        case archivedCategory = "archived_category"
+
+        /// Whether the event is in the inbox.
+        var isStored: Bool { self == .accepted || self == .duplicate }
+    }
+
+    /// One event's result.
+    struct Result: Sendable {
+        var source: String?
+        var id: String?
+        var status: Status
+        var acceptedAt: Date?
+        /// Why an invalid event was refused.
+        var errors: [HeraldHTTP.FieldError] = []
+
+        /// Why the event was refused, as field errors relative to the event; empty when it is stored.
+        var problems: [HeraldHTTP.FieldError] {
+            switch status {
+            case .accepted, .duplicate: []
+            case .conflict:
+                [HeraldHTTP.FieldError(pointer: "/id", detail: "was accepted earlier with a different body")]
+            case .unknownCategory: [HeraldHTTP.FieldError(pointer: "/category", detail: "no category has this id")]
+            case .archivedCategory: [HeraldHTTP.FieldError(pointer: "/category", detail: "the category is archived")]
+            case .invalid: errors
+            }
+        }
+    }
+
+    private enum Item: Sendable {
+        case invalid([HeraldHTTP.FieldError])
+        /// The event stored as `rows[row]`, or repeating it when `repeats`.
+        case event(source: String, id: String, hash: String, row: Int, repeats: Bool)
+    }
+
+    /// The distinct events to store, in order of first appearance.
+    private(set) var rows: [EventIngestRow] = []
+    private var items: [Item] = []
+
+    /// Sorts parsed events into rows to store and repeats of them.
+    init(_ parsed: [IncomingEvent.Parsed]) {
+        var firstByKey: [String: Int] = [:]
+        for event in parsed {
+            switch event {
+            case .invalid(let errors):
+                items.append(.invalid(errors))
+            case .event(let incoming):
+                let key = incoming.source + "\u{0}" + incoming.event.id
+                let first = firstByKey[key]
+                if first == nil {
+                    firstByKey[key] = rows.count
+                    rows.append(incoming.ingestRow)
+                }
+                items.append(
+                    .event(
+                        source: incoming.source, id: incoming.event.id, hash: incoming.bodyHash,
+                        row: first ?? rows.count - 1, repeats: first != nil))
+            }
+        }
+    }
+
+    /// The number of events in the round.
+    var count: Int { items.count }
+
+    /// One result per event, in order, given the store's outcome for each row (`rows` order).
+    func results(_ outcomes: [EventIngestOutcome]) -> [Result] {
+        precondition(outcomes.count == rows.count, "one outcome per stored row")
+        return items.map { item in
+            switch item {
+            case .invalid(let errors):
+                return Result(status: .invalid, errors: errors)
+            case .event(let source, let id, let hash, let row, let repeats):
+                var result = Self.result(outcomes[row], source: source, id: id)
+                if repeats {
+                    if rows[row].bodyHash != hash {
+                        result.status = .conflict
+                    } else if result.status == .accepted {
+                        result.status = .duplicate
+                    }
+                }
+                return result
+            }
+        }
+    }
+
+    private static func result(_ outcome: EventIngestOutcome, source: String, id: String) -> Result {
+        switch outcome {
+        case .accepted(_, let at): Result(source: source, id: id, status: .accepted, acceptedAt: at)
+        case .duplicate(_, let at): Result(source: source, id: id, status: .duplicate, acceptedAt: at)
+        case .conflict(let at): Result(source: source, id: id, status: .conflict, acceptedAt: at)
+        case .unknownCategory: Result(source: source, id: id, status: .unknownCategory)
+        case .archivedCategory: Result(source: source, id: id, status: .archivedCategory)
+        }
+    }
+}
