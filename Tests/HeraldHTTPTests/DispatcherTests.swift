@@ -190,7 +190,7 @@ final class CountingAuthenticator: Authenticator {
         return valid[keyHash]
     }
 
-    func rememberedPrincipal(forKeyHash keyHash: String) -> Principal? { valid[keyHash] }
+    func knownPrincipal(forKeyHash keyHash: String) throws -> Principal? { valid[keyHash] }
 }
 
 @Suite struct FailedAuthenticationLimitTests {

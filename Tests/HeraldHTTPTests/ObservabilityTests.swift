@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldHTTP
 import Testing
 
@@ -109,7 +110,7 @@ import Testing
         #expect(object["ok"] as? Bool == true)
         let timestamp = try #require(object["timestamp"] as? String)
         #expect(timestamp.count == 24)
-        #expect(JSONCoders.parseISO8601(timestamp) != nil)
+        #expect(ISO8601.parse(timestamp) != nil)
     }
 
     @Test(arguments: [

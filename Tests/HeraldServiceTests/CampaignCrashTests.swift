@@ -33,7 +33,7 @@ struct CampaignCrashTests {
             try connection.execute(Query(unsafeSQL: CampaignTestSupport.devicesSQL), [Date()])
         }
         // Midnight UTC today has passed: with send_now the whole audience is one wave due at once.
-        let today = String(JSONCoders.formatISO8601(Date()).prefix(10))
+        let today = String(ISO8601.format(Date()).prefix(10))
         let created = try await herald.request(
             "POST", "/v1/campaigns",
             json: CampaignTestSupport.body(id: "crash", date: today, time: "00:00", late: "send_now"))

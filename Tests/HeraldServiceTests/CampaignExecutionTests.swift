@@ -9,7 +9,7 @@ import Testing
 /// Campaigns through the API, the wave runner driven by hand and the real decision pipeline.
 @Suite("Campaign execution", .serialized)
 struct CampaignExecutionTests {
-    static let midnight = JSONCoders.parseISO8601("2026-12-01T00:00:00Z")!
+    static let midnight = ISO8601.parse("2026-12-01T00:00:00Z")!
 
     static func harness() async throws -> PipelineHarness {
         let harness = try await PipelineHarness.make(start: midnight)
@@ -57,7 +57,7 @@ struct CampaignExecutionTests {
         #expect(waves.map { $0["zones"]?.stringArray ?? [] } == [["Asia/Kolkata"], ["UTC"]])
 
         #expect(try await CampaignTestSupport.runDue(harness).isEmpty)
-        harness.clock.set(JSONCoders.parseISO8601("2026-12-01T03:30:00Z")!)
+        harness.clock.set(ISO8601.parse("2026-12-01T03:30:00Z")!)
         let first = try await CampaignTestSupport.runDue(harness)
         #expect(first.map(\.enqueued) == [100, 50])
         #expect(first.last?.waveFinished == true)
@@ -72,7 +72,7 @@ struct CampaignExecutionTests {
         #expect(wave1?["suppressed"]?["suppressed.preference"]?.intValue == 1)
         #expect(midway.json["waves"]?.arrayValue.last?["state"]?.stringValue == "pending")
 
-        harness.clock.set(JSONCoders.parseISO8601("2026-12-01T09:00:00Z")!)
+        harness.clock.set(ISO8601.parse("2026-12-01T09:00:00Z")!)
         #expect(try await CampaignTestSupport.runDue(harness).reduce(0) { $0 + $1.enqueued } == 270)
         try await harness.decideAll()
         let done = await harness.send(.get, "/v1/campaigns/digest-1")
@@ -95,7 +95,7 @@ struct CampaignExecutionTests {
         defer { harness.close() }
         try await CampaignTestSupport.users(5, prefix: "utc", zone: "UTC", on: harness)
         try await CampaignTestSupport.users(3, prefix: "ind", zone: "Asia/Kolkata", on: harness)
-        harness.clock.set(JSONCoders.parseISO8601("2026-12-01T05:00:00Z")!)
+        harness.clock.set(ISO8601.parse("2026-12-01T05:00:00Z")!)
         let skipped = await harness.send(
             .post, "/v1/campaigns",
             json: CampaignTestSupport.body(id: "late-skip", date: "2026-12-01", time: "09:00", late: "skip"))
@@ -120,14 +120,14 @@ struct CampaignExecutionTests {
         try await CampaignTestSupport.users(10, prefix: "ny", zone: "America/New_York", on: harness)
         _ = await harness.send(
             .post, "/v1/campaigns", json: CampaignTestSupport.body(id: "stop-me", date: "2026-12-01", time: "09:00"))
-        harness.clock.set(JSONCoders.parseISO8601("2026-12-01T09:00:00Z")!)
+        harness.clock.set(ISO8601.parse("2026-12-01T09:00:00Z")!)
         let batch = try await CampaignTestSupport.batch(harness)
         #expect(batch?.enqueued == 100 && batch?.waveFinished == false)
         let canceled = await harness.send(.post, "/v1/campaigns/stop-me/cancel")
         #expect(canceled.status == .ok)
         #expect(canceled.json["status"]?.stringValue == "canceled")
         #expect(canceled.json["waves"]?.arrayValue.map { $0["state"]?.stringValue } == ["canceled", "canceled"])
-        harness.clock.set(JSONCoders.parseISO8601("2026-12-01T23:00:00Z")!)
+        harness.clock.set(ISO8601.parse("2026-12-01T23:00:00Z")!)
         #expect(try await CampaignTestSupport.runDue(harness).isEmpty)
         #expect(
             try await harness.count("SELECT count(*) FROM campaign_recipients WHERE campaign_id = 'stop-me'") == 100)
@@ -146,12 +146,12 @@ struct CampaignExecutionTests {
             .post, "/v1/campaigns", json: CampaignTestSupport.body(id: "movers", date: "2026-12-01", time: "09:00"))
         // Before the Kolkata wave: moves into it and gets it there.
         _ = try await harness.sql("UPDATE users SET time_zone = 'Asia/Kolkata' WHERE id = 'early-mover'")
-        harness.clock.set(JSONCoders.parseISO8601("2026-12-01T03:30:00Z")!)
+        harness.clock.set(ISO8601.parse("2026-12-01T03:30:00Z")!)
         #expect(try await CampaignTestSupport.runDue(harness).map(\.enqueued) == [2])
         // After it: one moves to UTC (already sent: not again), one moves into the zone whose wave has run.
         _ = try await harness.sql("UPDATE users SET time_zone = 'UTC' WHERE id = 'late-mover'")
         _ = try await harness.sql("UPDATE users SET time_zone = 'Asia/Kolkata' WHERE id = 'missed'")
-        harness.clock.set(JSONCoders.parseISO8601("2026-12-01T09:00:00Z")!)
+        harness.clock.set(ISO8601.parse("2026-12-01T09:00:00Z")!)
         let second = try await CampaignTestSupport.runDue(harness)
         #expect(second.map(\.selected) == [2])
         #expect(second.map(\.enqueued) == [1])
@@ -181,7 +181,7 @@ struct CampaignExecutionTests {
                 id: "by-list", audience: #"{"users":["u0000001","u0000005","ghost"]}"#, date: "2026-12-01",
                 time: "09:00"))
         #expect(list.json["planned"]?.intValue == 2)
-        harness.clock.set(JSONCoders.parseISO8601("2026-12-01T09:00:00Z")!)
+        harness.clock.set(ISO8601.parse("2026-12-01T09:00:00Z")!)
         try await CampaignTestSupport.runDue(harness)
         let rows = try await harness.sql(
             "SELECT campaign_id || '/' || user_id AS r FROM campaign_recipients ORDER BY 1")

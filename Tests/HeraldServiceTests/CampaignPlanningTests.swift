@@ -44,7 +44,7 @@ struct CampaignPlanningTests {
         #expect(Set(planned.keys) == Set(zones))
         var mismatches: [String] = []
         for zone in zones where planned[zone].map({ Int($0.timeIntervalSince1970) }) != oracle[zone] {
-            mismatches.append("\(zone): herald \(planned[zone].map(JSONCoders.formatISO8601) ?? "none")")
+            mismatches.append("\(zone): herald \(planned[zone].map(ISO8601.format) ?? "none")")
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
         #expect(created.json["planned"]?.intValue == zones.count + 3)

@@ -103,5 +103,5 @@ extension JSONValue {
     var stringArray: [String] { arrayValue.compactMap(\.stringValue) }
 
     /// An ISO 8601 member as a date.
-    var dateValue: Date? { stringValue.flatMap(JSONCoders.parseISO8601) }
+    var dateValue: Date? { stringValue.flatMap(ISO8601.parse) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldHTTP
 import Testing
 
@@ -50,7 +51,7 @@ struct EndToEndLeaseTests {
         let device = #"{"user_id":"u1","platform":"apns","token":"\#(token)","app_id":"com.example.chat"}"#
         let event = #"""
             {"source":"chat","id":"e2e-lease","category":"chat.message",
-             "occurred_at":"\#(JSONCoders.formatISO8601(Date()))","recipients":["u1"],"data":{"text":"hi"}}
+             "occurred_at":"\#(ISO8601.format(Date()))","recipients":["u1"],"data":{"text":"hi"}}
             """#
         for (method, path, body) in [
             ("POST", "/v1/categories", category), ("PUT", "/v1/users/u1", #"{"locale":"en"}"#),

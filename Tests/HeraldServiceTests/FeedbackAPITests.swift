@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldHTTP
 import Testing
 
@@ -61,7 +62,7 @@ struct FeedbackAPITests {
             .post, "/v1/feedback",
             json:
                 #"{"token":"\#(token)","platform":"apns","reason":"Unregistered","#
-                + #""at":"\#(JSONCoders.formatISO8601(clock.now))"}"#
+                + #""at":"\#(ISO8601.format(clock.now))"}"#
         )
         #expect(Self.outcomes(fresh) == ["deactivated"])
         #expect(service.send(.get, "/v1/devices/phone").json["active"] == .bool(false))

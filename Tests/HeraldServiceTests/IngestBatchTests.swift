@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldPostgres
 import Testing
 
@@ -13,7 +14,7 @@ struct IngestBatchTests {
             {"id":"\#(id)","source":"chat","category":"\#(category)","occurred_at":"2026-12-01T09:00:00Z",
              "recipients":["u1"],"data":{"text":"\#(text)"}}
             """#
-        return IncomingEvent.parse(try! EventBodyParser.parse(Array(body.utf8)))
+        return IncomingEvent.parse(try! JSONParser.parse(Array(body.utf8)))
     }
 
     let at = Date(timeIntervalSince1970: 1_796_130_000)

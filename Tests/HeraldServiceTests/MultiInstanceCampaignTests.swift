@@ -37,7 +37,7 @@ struct MultiInstanceCampaignTests {
         }
         // Midnight of today's UTC date has passed in every one of these zones: with send_now they go out together
         // at once, batch after batch, from whichever replica claims the wave next.
-        let today = String(JSONCoders.formatISO8601(Date()).prefix(10))
+        let today = String(ISO8601.format(Date()).prefix(10))
         let created = try await instances[0].request(
             "POST", "/v1/campaigns",
             json: CampaignTestSupport.body(id: "shared", date: today, time: "00:00", late: "send_now"))

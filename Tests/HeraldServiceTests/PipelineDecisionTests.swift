@@ -97,7 +97,7 @@ struct PipelineDecisionTests {
             return
         }
         #expect(recipients.first?["reason"] == .string("deferred.quiet_hours"))
-        #expect(recipients.first?["deliver_at"] == .string(JSONCoders.formatISO8601(morning)))
+        #expect(recipients.first?["deliver_at"] == .string(ISO8601.format(morning)))
 
         let tooEarly = await harness.send(.post, "/v1/deliveries/claim", json: #"{"limit":10}"#)
         #expect(tooEarly.json["deliveries"] == .array([]))
@@ -110,7 +110,7 @@ struct PipelineDecisionTests {
             return
         }
         #expect(leased.count == 1)
-        #expect(leased.first?["available_at"] == .string(JSONCoders.formatISO8601(morning)))
+        #expect(leased.first?["available_at"] == .string(ISO8601.format(morning)))
     }
 
     @Test func aBurstDecidedByTwoConcurrentWorkersProducesOneFirstPushAndOneDigest() async throws {

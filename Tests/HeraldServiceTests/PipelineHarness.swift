@@ -174,7 +174,7 @@ struct PipelineHarness: Sendable {
     ) -> String {
         var members = [
             #""id":"\#(id)""#, #""source":"\#(source)""#, #""category":"\#(category)""#,
-            #""occurred_at":"\#(JSONCoders.formatISO8601(occurredAt))""#,
+            #""occurred_at":"\#(ISO8601.format(occurredAt))""#,
             #""recipients":[\#(users.map { "\"\($0)\"" }.joined(separator: ","))]"#, #""data":\#(data)"#,
         ]
         if let thread { members.append(#""thread_id":"\#(thread)""#) }

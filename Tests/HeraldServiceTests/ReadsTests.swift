@@ -61,12 +61,12 @@ struct ReadsTests {
         harness.clock.advance(60)
         let event =
             #"{"id":"r1","source":"chat","category":"item.read","recipients":["u1"],"item_id":"i2","#
-            + #""occurred_at":"\#(JSONCoders.formatISO8601(start))","data":{"device":"tablet"}}"#
+            + #""occurred_at":"\#(ISO8601.format(start))","data":{"device":"tablet"}}"#
         #expect(await harness.send(.post, "/v1/events", json: event).status == .accepted)
         try await harness.decideAll()
         #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u1'") == 1)
         let decision = try await harness.sql(
-            "SELECT outcome, detail FROM decisions d JOIN events e ON e.seq = d.event_seq WHERE e.id = 'r1'"
+            "SELECT d.outcome, d.detail FROM decisions d JOIN events e ON e.seq = d.event_seq WHERE e.id = 'r1'"
         ).single()
         #expect(try decision.string("outcome") == "read")
         #expect(try decision.string("detail") == "items_read=1")

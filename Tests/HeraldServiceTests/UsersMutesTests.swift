@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldHTTP
 import HeraldPostgres
 import Testing
@@ -14,7 +15,7 @@ struct UsersMutesTests {
         defer { service.close() }
         try service.category("chat.message")
         #expect(service.send(.put, "/v1/users/u1", json: "{}").status == .created)
-        let inOneHour = JSONCoders.formatISO8601(clock.now.addingTimeInterval(3600))
+        let inOneHour = ISO8601.format(clock.now.addingTimeInterval(3600))
         let timed = service.send(
             .post, "/v1/users/u1/mutes", json: #"{"scope":"thread","key":"conversation:42","until":"\#(inOneHour)"}"#)
         #expect(timed.status == .created)
@@ -32,7 +33,7 @@ struct UsersMutesTests {
         }
         #expect(applied["u1"]?.map(\.scope.rawValue) == ["category"])
 
-        let past = JSONCoders.formatISO8601(clock.now.addingTimeInterval(-1))
+        let past = ISO8601.format(clock.now.addingTimeInterval(-1))
         let rejected = service.send(.post, "/v1/users/u1/mutes", json: #"{"scope":"all","until":"\#(past)"}"#)
         #expect(rejected.status == .unprocessableContent)
         #expect(rejected.json["pointer"] == .string("/until"))

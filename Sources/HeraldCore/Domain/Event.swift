@@ -26,7 +26,9 @@ public struct Event: Sendable, Hashable, Codable {
         }
     }
 
-    /// The upstream id; events are idempotent by it.
+    /// The service that published the event (a slug); ids are unique per source.
+    public var source: String
+    /// The upstream id, unique within its source; events are idempotent by (source, id).
     public var id: String
     /// The category id.
     public var category: String
@@ -45,6 +47,7 @@ public struct Event: Sendable, Hashable, Codable {
 
     /// Creates an event.
     public init(
+        source: String = "",
         id: String,
         category: String,
         recipients: Recipients,
@@ -56,6 +59,7 @@ public struct Event: Sendable, Hashable, Codable {
         occurredAt: Date,
         collapseKey: String? = nil
     ) {
+        self.source = source
         self.id = id
         self.category = category
         self.recipients = recipients
@@ -69,7 +73,7 @@ public struct Event: Sendable, Hashable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, category, recipients, actor, data
+        case source, id, category, recipients, actor, data
         case actorName = "actor_name"
         case threadId = "thread_id"
         case itemId = "item_id"
@@ -80,6 +84,7 @@ public struct Event: Sendable, Hashable, Codable {
     /// Decodes an event; `data` may be omitted.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        source = try c.decodeIfPresent(String.self, forKey: .source) ?? ""
         id = try c.decode(String.self, forKey: .id)
         category = try c.decode(String.self, forKey: .category)
         recipients = try c.decode(Recipients.self, forKey: .recipients)
@@ -91,4 +96,10 @@ public struct Event: Sendable, Hashable, Codable {
         occurredAt = try c.decode(Date.self, forKey: .occurredAt)
         collapseKey = try c.decodeIfPresent(String.self, forKey: .collapseKey)
     }
+}
+
+extension Event {
+    /// The event's identity across sources, `source/id` (a source is a slug, so the slash cannot be ambiguous): the
+    /// notification, delivery and digest ids derive from it, and decisions and bursts name their events by it.
+    public var reference: String { source.isEmpty ? id : source + "/" + id }
 }

@@ -87,7 +87,7 @@ public struct KeyTemplate: Sendable, Hashable {
 
     private static func value(of field: String, in event: Event) -> String? {
         switch field {
-        case "event_id": return event.id
+        case "event_id": return event.reference
         case "category": return event.category
         case "thread_id": return event.threadId
         case "item_id": return event.itemId

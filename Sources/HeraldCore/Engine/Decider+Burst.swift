@@ -95,7 +95,7 @@ extension Decider {
                     arguments: arguments, renderer: renderer)
             }
             var content = PushContent(
-                purpose: .alert, mode: mode, notificationId: notificationId, eventId: event.id,
+                purpose: .alert, mode: mode, notificationId: notificationId, eventId: event.reference,
                 categoryId: category.id, title: text.title, body: text.body, badge: badge,
                 silenced: timing.isSilenced, interruptionLevel: category.interruptionLevel,
                 priority: category.priority, threadId: thread, apnsCategory: category.apnsCategory,

@@ -6,7 +6,7 @@ extension Decider {
         _ userId: String, event: Event, category: Category?, state: RecipientState?, now: Date,
         into result: inout DecisionResult
     ) -> Decision {
-        var decision = Decision(eventId: event.id, userId: userId, outcome: .delivered)
+        var decision = Decision(eventId: event.reference, userId: userId, outcome: .delivered)
         func finish(_ stop: DecisionOrder.Stop) -> Decision {
             decision.outcome = stop.outcome
             decision.detail = stop.detail
@@ -36,7 +36,7 @@ extension Decider {
         }
         decision.countsUnread = category.countsTowardBadge
         decision.badge = state.profile.badge ? unread : nil
-        decision.notificationId = NotificationIdentity.notificationId(eventId: event.id, userId: userId)
+        decision.notificationId = NotificationIdentity.notificationId(eventId: event.reference, userId: userId)
         // Positions are allocated under the user's lock, so they follow commit order and a feed reader that has
         // passed a position never finds a lower one appearing later.
         let feedPosition = state.feedPosition + 1
@@ -51,7 +51,7 @@ extension Decider {
         }
         let sendAt = timing.sendAt(now: now)
         let item = CollapsedItem(
-            eventId: event.id, itemId: event.itemId, actor: event.actor, actorName: event.actorName,
+            eventId: event.reference, itemId: event.itemId, actor: event.actor, actorName: event.actorName,
             threadId: thread, occurredAt: event.occurredAt, expiresAt: expiresAt)
         let burst = BurstContext(
             userId: userId, category: category, state: state, badge: decision.badge, timing: timing,

@@ -4,14 +4,15 @@ public protocol Authenticator: Sendable {
     /// HTTP worker thread and may block.
     func principal(forKeyHash keyHash: String) throws -> Principal?
 
-    /// The principal of a key already known to be valid, answered from memory alone (no query); nil when the key is
-    /// not remembered as valid. A client address over its failed-authentication limit still gets in with such a key.
-    func rememberedPrincipal(forKeyHash keyHash: String) -> Principal?
+    /// The principal of a key this authenticator has seen valid before, checked again when its answer is old; nil,
+    /// with no lookup, for a key it has not seen valid. A client address over its failed-authentication limit still
+    /// gets in with such a key, while made-up keys from it cost nothing.
+    func knownPrincipal(forKeyHash keyHash: String) throws -> Principal?
 }
 
 extension Authenticator {
-    /// Remembers nothing by default.
-    public func rememberedPrincipal(forKeyHash keyHash: String) -> Principal? { nil }
+    /// Knows no key by default.
+    public func knownPrincipal(forKeyHash keyHash: String) throws -> Principal? { nil }
 }
 
 /// An authenticator over a fixed table of key hashes, for tests and single-key setups.
@@ -35,8 +36,8 @@ public struct StaticAuthenticator: Authenticator {
         principals[keyHash]
     }
 
-    /// The table is memory: every listed key is remembered.
-    public func rememberedPrincipal(forKeyHash keyHash: String) -> Principal? {
+    /// The table is memory: every listed key is known.
+    public func knownPrincipal(forKeyHash keyHash: String) throws -> Principal? {
         principals[keyHash]
     }
 }

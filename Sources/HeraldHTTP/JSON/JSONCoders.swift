@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 
 /// The API's JSON conventions: snake_case keys and ISO 8601 dates (fractional seconds accepted, and written when
 /// present).
@@ -10,7 +11,7 @@ public enum JSONCoders {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(formatISO8601(date))
+            try container.encode(ISO8601.format(date))
         }
         return encoder
     }()
@@ -22,7 +23,7 @@ public enum JSONCoders {
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
-            guard let date = parseISO8601(text) else {
+            guard let date = ISO8601.parse(text) else {
                 throw DecodingError.dataCorruptedError(
                     in: container,
                     debugDescription: "Expected an ISO 8601 date-time such as 2026-12-01T09:00:00Z.")
@@ -60,20 +61,4 @@ public enum JSONCoders {
                 detail: "The request body was rejected.")
         }
     }
-
-    /// Formats a date as ISO 8601 in UTC, with milliseconds only when the date has a fractional second.
-    public static func formatISO8601(_ date: Date) -> String {
-        let seconds = date.timeIntervalSince1970
-        let style = seconds.rounded(.down) == seconds ? plainStyle : fractionalStyle
-        return date.formatted(style)
-    }
-
-    /// Parses an ISO 8601 date-time with an offset or `Z`, with or without fractional seconds.
-    public static func parseISO8601(_ text: String) -> Date? {
-        if let date = try? plainStyle.parse(text) { return date }
-        return try? fractionalStyle.parse(text)
-    }
-
-    private static let plainStyle = Date.ISO8601FormatStyle()
-    private static let fractionalStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }

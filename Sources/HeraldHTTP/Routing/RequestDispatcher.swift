@@ -158,8 +158,8 @@ public struct RequestDispatcher: Sendable {
         return principal
     }
 
-    /// The principal of an API key. An address over its failed-authentication limit gets 429 unless the key is
-    /// remembered as valid, and every unknown key counts against its address. (A client token costs no lookup to
+    /// The principal of an API key. An address over its failed-authentication limit gets 429 unless the key is one
+    /// the authenticator has seen valid, and every unknown key counts against its address. (A client token costs no lookup to
     /// refuse, so client tokens are not limited.)
     private func apiKeyPrincipal(_ keyHash: String, address: String?) throws -> Principal {
         guard let authFailures, let address else {
@@ -168,7 +168,7 @@ public struct RequestDispatcher: Sendable {
         }
         let now = ContinuousClock.now
         if let wait = authFailures.retryAfter(address: address, at: now) {
-            if let principal = authenticator.rememberedPrincipal(forKeyHash: keyHash) { return principal }
+            if let principal = try authenticator.knownPrincipal(forKeyHash: keyHash) { return principal }
             throw HTTPError(
                 status: .tooManyRequests, type: "too-many-failed-authentications",
                 detail: "Too many unknown API keys came from this address; retry later.",

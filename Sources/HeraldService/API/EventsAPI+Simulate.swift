@@ -13,7 +13,7 @@ extension EventsAPI {
         let tree = try EventBodyParser.body(of: request)
         var at = environment.context.clock()
         if case .object(let members) = tree, let value = members["at"], !value.isNull {
-            guard case .string(let text) = value, let instant = JSONCoders.parseISO8601(text) else {
+            guard case .string(let text) = value, let instant = ISO8601.parse(text) else {
                 throw HTTPError.invalidField("/at", "must be an RFC 3339 date-time such as 2026-12-01T23:30:00Z")
             }
             at = instant
@@ -26,31 +26,29 @@ extension EventsAPI {
         guard incoming.event.category != EventRepository.readCategory else {
             throw HTTPError.invalidField("/category", "reads change state and cannot be simulated")
         }
-        guard let stored = StoredEvent.decode(incoming.document) else {
-            throw HTTPError.invalidField("", "the event cannot be simulated")
-        }
+        let event = incoming.event
         let now = at
         let processor = BatchProcessor(decider: environment.decider, limits: BatchLimits())
         let simulated = try environment.database { connection -> Simulation? in
             try connection.transaction(.repeatableRead) { connection in
-                let categories = try CategoryCatalog.load([stored.category], on: connection)
-                guard categories[stored.category] != nil else { return nil }
-                var recipients = stored.recipients.userIds
+                let categories = try CategoryCatalog.load([event.category], on: connection)
+                guard categories[event.category] != nil else { return nil }
+                var recipients = event.recipients.userIds
                 var truncated = false
-                if let topic = stored.recipients.topic {
+                if let topic = event.recipients.topic {
                     let page = try PipelineRepository.topicPages(
                         [(topic, "")], limit: simulationRecipients, on: connection)[0]
-                    recipients = Decider.recipients(of: stored.engineEvent, topicSubscribers: page)
+                    recipients = Decider.recipients(of: event, topicSubscribers: page)
                     truncated = page.count >= simulationRecipients
                 }
                 let snapshot = try RecipientStateRepository.load(recipients, now: now, lock: false, on: connection)
                 var book = RecipientBook(snapshot)
                 var output = BatchOutput()
                 let claim = EventClaim(
-                    seq: 0, source: stored.source, id: stored.id, categoryId: stored.category,
+                    seq: 0, source: event.source, id: event.id, categoryId: event.category,
                     document: incoming.document, fanoutAfter: nil, recipientsDecided: 0)
                 let work = BatchProcessor.Work(
-                    claim: claim, stored: stored, recipients: recipients,
+                    claim: claim, event: event, recipients: recipients,
                     progress: EventProgress(seq: 0, done: true, fanoutAfter: nil, recipients: recipients.count))
                 try processor.decide(
                     work, categories: categories, book: &book, output: &output, on: connection, now: now)
@@ -58,7 +56,7 @@ extension EventsAPI {
             }
         }
         guard let simulated else { throw HTTPError.invalidField("/category", "no category has this id") }
-        return try HTTPResponse.json(SimulationView(simulated, source: stored.source, id: stored.id))
+        return try HTTPResponse.json(SimulationView(simulated, source: event.source, id: event.id))
     }
 
     /// A simulation's result before it is shown.

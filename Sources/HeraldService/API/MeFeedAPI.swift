@@ -65,9 +65,9 @@ enum MeFeedAPI {
     ) -> FeedView.Item {
         var title: String?
         var body: String?
-        if let category, let stored = StoredEvent.decode(row.eventDocument) {
+        if let category, let event = EventDocument.decode(Array(row.eventDocument.utf8)) {
             (title, body) = FeedText.render(
-                event: stored.engineEvent, category: category, profile: profile,
+                event: event, category: category, profile: profile,
                 renderer: environment.decider.renderer)
         }
         return FeedView.Item(

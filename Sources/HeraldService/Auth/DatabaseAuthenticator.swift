@@ -52,12 +52,13 @@ final class DatabaseAuthenticator: Authenticator {
         return principal
     }
 
-    func rememberedPrincipal(forKeyHash keyHash: String) -> Principal? {
+    func knownPrincipal(forKeyHash keyHash: String) throws -> Principal? {
         let now = ContinuousClock.now
-        return memory.withLock { memory in
-            guard let entry = memory.valid.value(for: keyHash), entry.expires > now else { return nil }
-            return entry.answer
-        }
+        let entry = memory.withLock { $0.valid.value(for: keyHash) }
+        guard let entry else { return nil }
+        if entry.expires > now { return entry.answer }
+        // Seen valid before, but long enough ago that it may have been revoked elsewhere: ask again.
+        return try principal(forKeyHash: keyHash)
     }
 
     /// Forgets every remembered answer, e.g. after a key was revoked.

@@ -84,7 +84,7 @@ struct BenchPopulation {
 
     /// A batch body of events `range` from `source`, each to one user; one in ten is a promotion.
     func eventBatch(source: String, _ range: Range<Int>) -> String {
-        let occurred = JSONCoders.formatISO8601(Date())
+        let occurred = ISO8601.format(Date())
         let events = range.map { index in
             let category = index % 10 == 9 ? "promo.offer" : "chat.message"
             return #"{"id":"e\#(index)","source":"\#(source)","category":"\#(category)","occurred_at":"\#(occurred)","#

@@ -34,7 +34,7 @@ enum CampaignView {
                 decided += waveDecided
                 delivered += counts["delivered"] ?? 0
                 return .object([
-                    "number": .int(wave.number), "due_at": .string(JSONCoders.formatISO8601(wave.dueAt)),
+                    "number": .int(wave.number), "due_at": .string(ISO8601.format(wave.dueAt)),
                     "zones": .array(wave.zones.map(Tree.string)), "state": .string(wave.state),
                     "planned": .int(wave.planned), "enqueued": .int(wave.enqueued), "decided": .int(waveDecided),
                     "delivered": .int(counts["delivered"] ?? 0),
@@ -58,7 +58,7 @@ enum CampaignView {
             "local_time": .string(campaign.localTime), "status": .string(status(campaign, waves: waves)),
             "planned": .int(waves.reduce(0) { $0 + $1.planned }),
             "enqueued": .int(waves.reduce(0) { $0 + $1.enqueued }), "wave_count": .int(waves.count),
-            "created_at": .string(JSONCoders.formatISO8601(campaign.createdAt)),
+            "created_at": .string(ISO8601.format(campaign.createdAt)),
             "canceled_at": date(campaign.canceledAt),
         ]
     }
@@ -72,6 +72,6 @@ enum CampaignView {
     }
 
     private static func date(_ value: Date?) -> Tree {
-        value.map { .string(JSONCoders.formatISO8601($0)) } ?? .null
+        value.map { .string(ISO8601.format($0)) } ?? .null
     }
 }

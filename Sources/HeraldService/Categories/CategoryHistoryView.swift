@@ -1,3 +1,4 @@
+import HeraldCore
 import HeraldHTTP
 import HeraldPostgres
 
@@ -15,7 +16,7 @@ enum CategoryHistoryView {
                 "key_id": change.actorKeyId.map(HeraldHTTP.JSONValue.string) ?? .null,
                 "name": change.actorName.map(HeraldHTTP.JSONValue.string) ?? .null,
             ]),
-            "changed_at": .string(JSONCoders.formatISO8601(change.changedAt)),
+            "changed_at": .string(ISO8601.format(change.changedAt)),
             "before": try document(change.before),
             "after": try document(change.after),
         ])

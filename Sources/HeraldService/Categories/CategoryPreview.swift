@@ -118,8 +118,8 @@ struct CategoryPreview {
             "body_bytes": .int(delivery.body.count),
             "collapse_id": delivery.collapseId.map(HeraldHTTP.JSONValue.string) ?? .null,
             "priority": .int(delivery.priority),
-            "expires_at": .string(JSONCoders.formatISO8601(delivery.expiresAt)),
-            "available_at": .string(JSONCoders.formatISO8601(delivery.availableAt)),
+            "expires_at": .string(ISO8601.format(delivery.expiresAt)),
+            "available_at": .string(ISO8601.format(delivery.availableAt)),
         ]
         if let parsed = try? HeraldHTTP.JSONValue(parsing: delivery.body) { members["body_json"] = parsed }
         return .object(members)

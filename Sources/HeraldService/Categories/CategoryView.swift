@@ -22,9 +22,9 @@ enum CategoryView {
         guard case .object(var members) = try document(record.category) else { return .null }
         members["version"] = .int(record.version)
         members["archived"] = .bool(record.archivedAt != nil)
-        members["archived_at"] = record.archivedAt.map { .string(JSONCoders.formatISO8601($0)) } ?? .null
-        members["created_at"] = .string(JSONCoders.formatISO8601(record.createdAt))
-        members["updated_at"] = .string(JSONCoders.formatISO8601(record.updatedAt))
+        members["archived_at"] = record.archivedAt.map { .string(ISO8601.format($0)) } ?? .null
+        members["created_at"] = .string(ISO8601.format(record.createdAt))
+        members["updated_at"] = .string(ISO8601.format(record.updatedAt))
         return .object(members)
     }
 

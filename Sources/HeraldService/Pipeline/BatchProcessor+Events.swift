@@ -9,30 +9,29 @@ extension BatchProcessor {
         on connection: PostgresConnection, now: Date
     ) throws {
         output.progress.append(item.progress)
-        guard let stored = item.stored else { return }
-        if stored.category == EventRepository.readCategory {
+        guard let event = item.event else { return }
+        if event.category == EventRepository.readCategory {
             for userId in item.recipients {
                 try read(
-                    stored, seq: item.claim.seq, userId: userId, book: &book, output: &output, on: connection, now: now)
+                    event, seq: item.claim.seq, userId: userId, book: &book, output: &output, on: connection, now: now)
             }
             return
         }
-        let event = stored.engineEvent
-        let category = categories[stored.category]
+        let category = categories[event.category]
         for userId in item.recipients {
-            let states = book.state(of: userId, category: stored.category).map { [userId: $0] } ?? [:]
+            let states = book.state(of: userId, category: event.category).map { [userId: $0] } ?? [:]
             let result = decider.decide(
                 event: event, category: category, recipients: [userId], states: states, now: now)
-            book.apply(result.changes, userId: userId, category: stored.category)
+            book.apply(result.changes, userId: userId, category: event.category)
             guard let decision = result.decisions.first else { continue }
             let own = result.deliveries.filter { $0.notificationId == decision.notificationId }
-            let ids = output.queue(own, eventSource: stored.source, eventId: stored.id)
+            let ids = output.queue(own, eventSource: event.source, eventId: event.id)
             for digest in result.caughtUpDigests {
                 let rows = result.deliveries.filter { $0.notificationId == digest.notificationId }
                 output.digests.append(
                     DecisionDigestRecord(
                         notificationId: digest.notificationId, userId: userId, collapseKey: digest.summary.key,
-                        categoryId: stored.category, outcome: digest.outcome.rawValue, detail: "caught_up",
+                        categoryId: event.category, outcome: digest.outcome.rawValue, detail: "caught_up",
                         deliverAt: digest.deliverAt, eventCount: digest.summary.count, folded: digest.summary.folded,
                         deliveryIds: output.queue(rows, eventSource: nil, eventId: nil), decidedAt: now))
             }
@@ -40,32 +39,31 @@ extension BatchProcessor {
                 DecisionRecord(
                     eventSeq: item.claim.seq, userId: userId, outcome: decision.outcome.rawValue,
                     detail: decision.detail, deliverAt: decision.deliverAt, notificationId: decision.notificationId,
-                    collapseId: decision.collapseId, badge: decision.badge, deliveryIds: ids, itemId: stored.itemId,
-                    threadId: stored.threadId, countsUnread: decision.countsUnread, decidedAt: now,
+                    collapseId: decision.collapseId, badge: decision.badge, deliveryIds: ids, itemId: event.itemId,
+                    threadId: event.threadId, countsUnread: decision.countsUnread, decidedAt: now,
                     feedPosition: decision.feedPosition))
         }
     }
 
     /// An `item.read` event: the same as `POST /v1/users/{id}/read` for each recipient.
     private func read(
-        _ stored: StoredEvent, seq: Int64, userId: String, book: inout RecipientBook, output: inout BatchOutput,
+        _ event: HeraldCore.Event, seq: Int64, userId: String, book: inout RecipientBook, output: inout BatchOutput,
         on connection: PostgresConnection, now: Date
     ) throws {
         var record = DecisionRecord(
             eventSeq: seq, userId: userId, outcome: Outcome.read.rawValue, detail: nil, deliverAt: nil,
             notificationId: nil,
-            collapseId: nil, badge: nil, deliveryIds: [], itemId: stored.itemId, threadId: stored.threadId,
+            collapseId: nil, badge: nil, deliveryIds: [], itemId: event.itemId, threadId: event.threadId,
             countsUnread: false, decidedAt: now)
         guard book.knows(userId) else {
             record.outcome = Outcome.suppressedUnknownUser.rawValue
             output.decisions.append(record)
             return
         }
-        let request = ReadRequest(
-            userId: userId, itemIds: stored.readItemIds, threadId: stored.threadId, device: stored.readingDevice)
+        let request = ReadRequest(readEvent: event, userId: userId)
         let outcome = try ReadApplication.apply(
             request, decider: decider, book: &book, output: &output, on: connection, now: now,
-            eventSource: stored.source, eventId: stored.id)
+            eventSource: event.source, eventId: event.id)
         record.detail = "items_read=\(outcome.itemsRead)"
         record.badge = outcome.badge
         record.deliveryIds = outcome.deliveryIds

@@ -13,7 +13,8 @@ struct BatchProcessor: Sendable {
     /// One event of the batch with its recipients for this batch.
     struct Work {
         var claim: EventClaim
-        var stored: StoredEvent?
+        /// The claimed event; nil when its stored document does not decode.
+        var event: HeraldCore.Event?
         var recipients: [String]
         var progress: EventProgress
     }
@@ -45,7 +46,7 @@ struct BatchProcessor: Sendable {
         var userIds = Set(dueTimers.map(\.userId))
         for item in work { userIds.formUnion(item.recipients) }
         let snapshot = try RecipientStateRepository.load(Array(userIds), now: now, lock: true, on: connection)
-        let categoryIds = Set(work.compactMap { $0.stored?.category } + snapshot.dueTimers.map(\.categoryId))
+        let categoryIds = Set(work.compactMap { $0.event?.category } + snapshot.dueTimers.map(\.categoryId))
         let categories = try CategoryCatalog.load(Array(categoryIds), on: connection)
 
         var book = RecipientBook(snapshot)
@@ -62,7 +63,7 @@ struct BatchProcessor: Sendable {
         report.eventsDone = work.filter(\.progress.done).count
         report.timers = snapshot.dueTimers.count
         report.outcomes = output.outcomeCounts
-        report.undecodable = work.filter { $0.stored == nil }.map(\.claim)
+        report.undecodable = work.filter { $0.event == nil }.map(\.claim)
         report.queued = output.queuedCounts
         return report
     }
@@ -70,7 +71,7 @@ struct BatchProcessor: Sendable {
     /// Decodes the claimed events and picks their recipients for this batch: explicit users on the first page,
     /// then one page of topic subscribers per batch; stops adding events once the recipient budget is spent.
     private func plan(_ claims: [EventClaim], on connection: PostgresConnection) throws -> [Work] {
-        let stored = claims.map { StoredEvent.decode($0.document) }
+        let stored = claims.map { EventDocument.decode(Array($0.document.utf8)) }
         var topicRequests: [(topic: String, after: String)] = []
         var topicIndex: [Int: Int] = [:]
         for (index, event) in stored.enumerated() {
@@ -86,7 +87,7 @@ struct BatchProcessor: Sendable {
             guard let event = stored[index] else {
                 work.append(
                     Work(
-                        claim: claim, stored: nil, recipients: [],
+                        claim: claim, event: nil, recipients: [],
                         progress: EventProgress(
                             seq: claim.seq, done: true, fanoutAfter: nil, recipients: 0,
                             outcome: Outcome.rejectedUndecodable.rawValue)))
@@ -96,18 +97,15 @@ struct BatchProcessor: Sendable {
             let page = topicIndex[index].map { pages[$0] } ?? []
             let explicit = event.recipients.userIds
             let subscribers = firstPage ? page : page.filter { !explicit.contains($0) }
-            let recipients = Decider.recipients(
-                of: HeraldCore.Event(
-                    id: event.id, category: event.category,
-                    recipients: HeraldCore.Event.Recipients(userIds: firstPage ? explicit : []),
-                    occurredAt: Date(timeIntervalSince1970: 0)),
-                topicSubscribers: subscribers)
+            var pageEvent = event
+            pageEvent.recipients.userIds = firstPage ? explicit : []
+            let recipients = Decider.recipients(of: pageEvent, topicSubscribers: subscribers)
             if !work.isEmpty, recipients.count > budget { break }
             budget -= recipients.count
             let more = page.count >= limits.topicPage
             work.append(
                 Work(
-                    claim: claim, stored: event, recipients: recipients,
+                    claim: claim, event: event, recipients: recipients,
                     progress: EventProgress(
                         seq: claim.seq, done: !more, fanoutAfter: more ? page.last : nil,
                         recipients: recipients.count)))

@@ -3,21 +3,19 @@ import HeraldCore
 import HeraldHTTP
 import HeraldPostgres
 
-/// An event as received by `POST /v1/events`, validated and brought to its canonical JSON form, whose SHA-256 is
-/// the body hash that tells a retry (same body) from a conflicting reuse of an id.
+/// An event as received by `POST /v1/events` or from NATS, validated, with its stored document (`EventDocument`),
+/// whose SHA-256 is the body hash that tells a retry (same body) from a conflicting reuse of an id.
 struct IncomingEvent: Sendable {
     typealias Tree = HeraldHTTP.JSONValue
 
-    var source: String
-    /// The event as the engine sees it, under its upstream id.
+    /// The event, under its source and upstream id.
     var event: HeraldCore.Event
-    /// Overrides the category's collapse key for this event.
-    var collapseKey: String?
-    /// The reading device of an `item.read` event.
-    var readingDevice: String?
-    /// Canonical JSON: keys sorted, absent members omitted, the instant normalised.
+    /// The canonical stored document.
     var document: String
     var bodyHash: String
+
+    /// The service that published it.
+    var source: String { event.source }
 
     /// The members an event may have.
     static let members: Set<String> = [
@@ -52,7 +50,7 @@ struct IncomingEvent: Sendable {
         }
         let category = reader.string("category", required: true)
         let occurredText = reader.string("occurred_at", required: true)
-        let occurredAt = occurredText.flatMap(JSONCoders.parseISO8601)
+        let occurredAt = occurredText.flatMap(ISO8601.parse)
         if occurredText != nil, occurredAt == nil {
             reader.fail("/occurred_at", "must be an RFC 3339 date-time such as 2026-12-01T09:00:00Z")
         }
@@ -64,63 +62,23 @@ struct IncomingEvent: Sendable {
         {
             reader.fail("/collapse_key", "must be 1 to 128 bytes without braces")
         }
-        var event = HeraldCore.Event(
-            id: id ?? "", category: category ?? "", recipients: recipients, actor: reader.string("actor"),
-            actorName: reader.string("actor_name"), threadId: reader.string("thread_id"),
-            itemId: reader.string("item_id"), data: data.mapValues(Self.coreValue),
-            occurredAt: occurredAt ?? Date(timeIntervalSince1970: 0))
+        let event = HeraldCore.Event(
+            source: source ?? "", id: id ?? "", category: category ?? "", recipients: recipients,
+            actor: reader.string("actor"), actorName: reader.string("actor_name"),
+            threadId: reader.string("thread_id"), itemId: reader.string("item_id"), data: data,
+            occurredAt: occurredAt ?? Date(timeIntervalSince1970: 0), collapseKey: collapseKey)
         if id != nil, category != nil {
             for error in event.validate() where !reader.hasError(at: error.pointer) {
                 reader.fail(error.pointer, error.message)
             }
         }
-        var readingDevice: String?
-        if category == EventRepository.readCategory {
-            if event.itemId == nil && event.threadId == nil {
-                reader.fail("/item_id", "a read names an item_id or a thread_id")
-            }
-            if case .string(let device)? = data["device"] { readingDevice = device }
+        if category == EventRepository.readCategory, event.itemId == nil, event.threadId == nil {
+            reader.fail("/item_id", "a read names an item_id or a thread_id")
         }
-        guard reader.errors.isEmpty, let source, let occurredAt else { return .invalid(reader.errors) }
-        event.occurredAt = occurredAt
-        let document = canonicalDocument(
-            source: source, event: event, occurredText: JSONCoders.formatISO8601(occurredAt), data: data,
-            collapseKey: collapseKey)
+        guard reader.errors.isEmpty, source != nil, occurredAt != nil else { return .invalid(reader.errors) }
+        let document = EventDocument.encode(event)
         return .event(
-            IncomingEvent(
-                source: source, event: event, collapseKey: collapseKey, readingDevice: readingDevice,
-                document: document, bodyHash: HeraldHTTP.SHA256.hexDigest(document)))
-    }
-
-    static func canonicalDocument(
-        source: String, event: HeraldCore.Event, occurredText: String, data: [String: Tree], collapseKey: String?
-    ) -> String {
-        var members: [String: Tree] = [
-            "source": .string(source), "id": .string(event.id), "category": .string(event.category),
-            "occurred_at": .string(occurredText), "data": .object(data),
-        ]
-        var recipients: [String: Tree] = ["user_ids": .array(event.recipients.userIds.map(Tree.string))]
-        if let topic = event.recipients.topic { recipients["topic"] = .string(topic) }
-        members["recipients"] = .object(recipients)
-        let optional: [(String, String?)] = [
-            ("actor", event.actor), ("actor_name", event.actorName), ("thread_id", event.threadId),
-            ("item_id", event.itemId), ("collapse_key", collapseKey),
-        ]
-        for (name, value) in optional { if let value { members[name] = .string(value) } }
-        return Tree.object(members).jsonText
-    }
-
-    /// The engine's JSON value for an API JSON value.
-    static func coreValue(_ value: Tree) -> HeraldCore.JSONValue {
-        switch value {
-        case .null: .null
-        case .bool(let flag): .bool(flag)
-        case .int(let number): .int(number)
-        case .double(let number): .double(number)
-        case .string(let text): .string(text)
-        case .array(let items): .array(items.map(coreValue))
-        case .object(let members): .object(members.mapValues(coreValue))
-        }
+            IncomingEvent(event: event, document: document, bodyHash: HeraldHTTP.SHA256.hexDigest(document)))
     }
 }
 

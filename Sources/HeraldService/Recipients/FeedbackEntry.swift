@@ -30,7 +30,7 @@ struct FeedbackEntry: Decodable {
                 date = Date(timeIntervalSince1970: milliseconds / 1000)
                 return
             }
-            guard let text = try? container.decode(String.self), let parsed = JSONCoders.parseISO8601(text) else {
+            guard let text = try? container.decode(String.self), let parsed = ISO8601.parse(text) else {
                 throw DecodingError.dataCorruptedError(
                     in: container, debugDescription: "Expected an ISO 8601 date-time or milliseconds since 1970.")
             }

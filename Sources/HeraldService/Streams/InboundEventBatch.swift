@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldHTTP
 import HeraldPostgres
 
@@ -27,7 +28,7 @@ struct InboundEventBatch: Sendable {
     init(bodies: [[UInt8]]) {
         var parsed: [IncomingEvent.Parsed] = []
         messages = bodies.map { body in
-            guard let tree = try? EventBodyParser.parse(body) else {
+            guard let tree = try? JSONParser.parse(body) else {
                 return .failure(Refusal(reason: "malformed: the body is not a JSON document"))
             }
             guard case .object = tree else {

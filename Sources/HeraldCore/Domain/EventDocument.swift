@@ -1,0 +1,87 @@
+/// An event's one stored form: canonical JSON (keys sorted, absent members left out, the instant in its one text
+/// form), whose SHA-256 tells a retry (same body) from a reuse of the id. Ingest writes it, and workers, the feed and
+/// the simulator read it back member by member, with no tree but the event's `data`.
+public enum EventDocument {
+    /// The canonical document of `event`; `collapseKey` overrides the category's for this event.
+    public static func encode(_ event: Event) -> String {
+        var members: [String: JSONValue] = [
+            "source": .string(event.source), "id": .string(event.id), "category": .string(event.category),
+            "occurred_at": .string(ISO8601.format(event.occurredAt)), "data": .object(event.data),
+        ]
+        var recipients: [String: JSONValue] = ["user_ids": .array(event.recipients.userIds.map(JSONValue.string))]
+        if let topic = event.recipients.topic { recipients["topic"] = .string(topic) }
+        members["recipients"] = .object(recipients)
+        let optional: [(String, String?)] = [
+            ("actor", event.actor), ("actor_name", event.actorName), ("thread_id", event.threadId),
+            ("item_id", event.itemId), ("collapse_key", event.collapseKey),
+        ]
+        for (name, value) in optional { if let value { members[name] = .string(value) } }
+        return String(decoding: JSONValue.object(members).serialized(), as: UTF8.self)
+    }
+
+    /// The event a stored document holds, or nil when it does not decode: `source`, `id`, `category` and
+    /// `occurred_at` must be strings (the last a date-time), `recipients` and `data` objects; the optional members
+    /// are absent, null or strings. Members it does not know are passed over.
+    public static func decode(_ document: [UInt8]) -> Event? {
+        var fields = Fields()
+        var parser = JSONParser(document)
+        do {
+            try parser.readObject { (name, parser) throws(JSONParser.Malformed) in try fields.read(name, &parser) }
+            try parser.end()
+        } catch {
+            return nil
+        }
+        guard let source = fields.source, let id = fields.id, let category = fields.category,
+            let occurredAt = fields.occurredAt.flatMap(ISO8601.parse), let recipients = fields.recipients,
+            let data = fields.data
+        else { return nil }
+        return Event(
+            source: source, id: id, category: category, recipients: recipients, actor: fields.actor,
+            actorName: fields.actorName, threadId: fields.threadId, itemId: fields.itemId, data: data,
+            occurredAt: occurredAt, collapseKey: fields.collapseKey)
+    }
+
+    /// The members read so far.
+    private struct Fields {
+        var source, id, category, occurredAt: String?
+        var actor, actorName, threadId, itemId, collapseKey: String?
+        var recipients: Event.Recipients?
+        var data: [String: JSONValue]?
+
+        mutating func read(_ name: String, _ parser: inout JSONParser) throws(JSONParser.Malformed) {
+            switch name {
+            case "source": source = try parser.readString()
+            case "id": id = try parser.readString()
+            case "category": category = try parser.readString()
+            case "occurred_at": occurredAt = try parser.readString()
+            case "actor": actor = try parser.readOptionalString()
+            case "actor_name": actorName = try parser.readOptionalString()
+            case "thread_id": threadId = try parser.readOptionalString()
+            case "item_id": itemId = try parser.readOptionalString()
+            case "collapse_key": collapseKey = try parser.readOptionalString()
+            case "recipients": recipients = try Self.recipients(&parser)
+            case "data":
+                guard case .object(let members) = try parser.readValue() else { throw JSONParser.Malformed() }
+                data = members
+            default: _ = try parser.readValue()
+            }
+        }
+
+        static func recipients(_ parser: inout JSONParser) throws(JSONParser.Malformed) -> Event.Recipients {
+            var recipients = Event.Recipients()
+            try parser.readObject { (name, parser) throws(JSONParser.Malformed) in
+                switch name {
+                case "user_ids":
+                    recipients.userIds = []
+                    guard try !parser.readNull() else { return }
+                    try parser.readArray { (parser) throws(JSONParser.Malformed) in
+                        recipients.userIds.append(try parser.readString())
+                    }
+                case "topic": recipients.topic = try parser.readOptionalString()
+                default: _ = try parser.readValue()
+                }
+            }
+            return recipients
+        }
+    }
+}
