@@ -52,6 +52,7 @@ struct StreamsRelayCrashTests {
             settings: settings, pool: harness.context.pool, logger: harness.context.logger,
             metrics: harness.context.metrics,
             clock: { Date().addingTimeInterval(Double(DeliveryRelay.leaseSeconds + 5)) })
+        relay.start()
         let deadline = ContinuousClock.now + .seconds(60)
         while try await harness.count("SELECT count(*) FROM deliveries WHERE relayed_at IS NOT NULL") < Self.deliveries,
             ContinuousClock.now < deadline

@@ -56,7 +56,9 @@ final class BenchService: Sendable {
 
     /// Starts the pipeline workers as `herald serve` does.
     func startWorkers() throws -> PipelineWorkers? {
-        try PipelineService.start(context: context, conninfo: conninfo)
+        let workers = PipelineService.workers(context: context, conninfo: conninfo)
+        try workers?.start()
+        return workers
     }
 
     /// Sends a request in process with the admin key.

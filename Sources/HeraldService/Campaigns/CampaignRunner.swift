@@ -1,10 +1,11 @@
 import Foundation
 import HeraldHTTP
 import HeraldPostgres
+import Synchronization
 
 /// Runs due campaign waves, batch by batch, on its own thread and its own connection, beside the pipeline
 /// workers. Several herald processes may each run one: waves are claimed with SKIP LOCKED, so no batch runs twice.
-public final class CampaignRunner: Sendable {
+public final class CampaignRunner: Sendable, BackgroundService {
     /// How the runner sizes and paces its batches.
     public struct Settings: Sendable, Hashable {
         /// Recipients per batch (one inbox event each).
@@ -22,28 +23,39 @@ public final class CampaignRunner: Sendable {
         }
     }
 
-    private let pool: PostgresPool
+    let name = "campaign runner"
+    private let conninfo: String
     private let settings: Settings
     private let clock: @Sendable () -> Date
     private let logger: Logger
-    private let wakeUp = PipelineWakeUp()
-    private let finished = DispatchSemaphore(value: 0)
+    private let thread = ServiceThread(name: "herald-campaigns")
+    private let pool: Mutex<PostgresPool?> = Mutex(nil)
 
-    /// Opens one connection on `conninfo` and starts the runner's thread.
+    /// A runner on `conninfo`, started by `start()`.
     public init(
         conninfo: String, settings: Settings, logger: Logger, clock: @escaping @Sendable () -> Date = { Date() }
-    ) throws {
+    ) {
+        self.conninfo = conninfo
         self.settings = settings
         self.clock = clock
         self.logger = logger
-        pool = try PostgresPool(
+    }
+
+    /// Opens the runner's connection and starts its thread.
+    public func start() throws {
+        let pool = try PostgresPool(
             PostgresPool.Configuration(conninfo: conninfo, size: 1, threadName: "herald-campaign-pg"))
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
+        self.pool.withLock { opened in
+            precondition(opened == nil, "campaign runner started twice")
+            opened = pool
         }
-        thread.name = "herald-campaigns"
-        thread.start()
+        thread.start { [self] in run(on: pool) }
+        logger.info(
+            "campaign runner started",
+            [
+                "campaign.batch": .int(settings.batchSize),
+                "campaign.min_wave_seconds": .int(Int(settings.minimumWaveSeconds)),
+            ])
     }
 
     /// Runs every batch that is due at `now` on `connection` until none is (ignoring the pacing of waves that
@@ -62,19 +74,18 @@ public final class CampaignRunner: Sendable {
     }
 
     /// Wakes the runner now (e.g. after planning a wave due at once).
-    public func notify() { wakeUp.notify() }
+    public func notify() { thread.notify() }
 
     /// Lets the running batch commit, stops the thread and closes the connection.
     public func stop() {
-        wakeUp.stop()
-        finished.wait()
-        pool.close()
+        thread.stop()
+        pool.withLock { $0.take() }?.close()
     }
 
-    private func run() {
+    private func run(on pool: PostgresPool) {
         var failures = 0
-        while !wakeUp.isStopped {
-            let seen = wakeUp.current
+        while thread.isRunning {
+            let seen = thread.generation
             do {
                 let (report, nextDue) = try pool.withConnectionBlocking { [settings, clock] connection in
                     let report = try CampaignRepository.runBatch(
@@ -91,7 +102,7 @@ public final class CampaignRunner: Sendable {
                     }
                     continue
                 }
-                wakeUp.wait(since: seen, timeout: sleep(until: nextDue))
+                thread.wait(since: seen, timeout: sleep(until: nextDue))
             } catch {
                 failures += 1
                 if failures == 1 || failures % 100 == 0 {
@@ -99,7 +110,7 @@ public final class CampaignRunner: Sendable {
                         "campaign batch failed; retrying",
                         ["error": .string(String(describing: error)), "failures": .int(failures)])
                 }
-                wakeUp.pause(.milliseconds(min(2_000, 25 << min(failures, 7))))
+                thread.pause(.milliseconds(min(2_000, 25 << min(failures, 7))))
             }
         }
     }

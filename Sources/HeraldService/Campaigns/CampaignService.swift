@@ -1,7 +1,7 @@
 import Foundation
 import HeraldHTTP
 
-/// Starts the campaign runner of `herald serve` as configured.
+/// Builds the campaign runner of `herald serve` as configured.
 enum CampaignService {
     /// The runner's settings from the configuration.
     static func settings(_ config: ServiceConfig) -> CampaignRunner.Settings {
@@ -9,17 +9,9 @@ enum CampaignService {
             batchSize: config.campaignBatchSize, minimumWaveSeconds: Double(config.campaignMinWaveSeconds))
     }
 
-    /// Starts one runner on its own connection.
-    static func start(context: ServiceContext, conninfo: String) throws -> CampaignRunner {
-        let settings = settings(context.config)
-        let runner = try CampaignRunner(
-            conninfo: conninfo, settings: settings, logger: context.logger, clock: context.clock)
-        context.logger.info(
-            "campaign runner started",
-            [
-                "campaign.batch": .int(settings.batchSize),
-                "campaign.min_wave_seconds": .int(context.config.campaignMinWaveSeconds),
-            ])
-        return runner
+    /// One runner on a connection of its own, not yet started.
+    static func runner(context: ServiceContext, conninfo: String) -> CampaignRunner {
+        CampaignRunner(
+            conninfo: conninfo, settings: settings(context.config), logger: context.logger, clock: context.clock)
     }
 }

@@ -2,10 +2,10 @@ import Foundation
 import HeraldHTTP
 import HeraldPostgres
 
-/// Starts the pipeline workers of `herald serve` as configured.
+/// Builds the pipeline workers of `herald serve` as configured.
 enum PipelineService {
-    /// Registers the pipeline gauges and starts the workers; `nil` when configured to run none.
-    static func start(context: ServiceContext, conninfo: String) throws -> PipelineWorkers? {
+    /// Registers the pipeline gauges and builds the workers, not yet started; `nil` when configured to run none.
+    static func workers(context: ServiceContext, conninfo: String) -> PipelineWorkers? {
         let metrics = PipelineMetrics(context.metrics)
         metrics.registerGauges()
         guard context.config.pipelineWorkers > 0 else {
@@ -15,12 +15,8 @@ enum PipelineService {
         var limits = BatchLimits()
         limits.events = context.config.pipelineBatchSize
         let processor = BatchProcessor(decider: PipelineEnvironment.decider(context), limits: limits)
-        let workers = try PipelineWorkers(
+        return PipelineWorkers(
             conninfo: conninfo, count: context.config.pipelineWorkers, processor: processor, metrics: metrics,
             logger: context.logger, clock: context.clock)
-        context.logger.info(
-            "pipeline workers started",
-            ["pipeline.workers": .int(context.config.pipelineWorkers), "pipeline.batch": .int(limits.events)])
-        return workers
     }
 }

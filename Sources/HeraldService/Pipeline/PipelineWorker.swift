@@ -9,7 +9,7 @@ struct PipelineWorker: Sendable {
     let index: Int
     let pool: PostgresPool
     let processor: BatchProcessor
-    let wakeUp: PipelineWakeUp
+    let loop: ServiceThread
     let metrics: PipelineMetrics
     let logger: Logger
     let clock: @Sendable () -> Date
@@ -17,12 +17,12 @@ struct PipelineWorker: Sendable {
     /// The first worker also refreshes the gauges and takes back expired leases.
     let maintains: Bool
 
-    /// The loop; returns after `wakeUp.stop()`.
+    /// The loop; returns once `loop` is stopped.
     func run() {
         var failures = 0
         var lastMaintenance = ContinuousClock.now - .seconds(60)
-        while !wakeUp.isStopped {
-            let seen = wakeUp.current
+        while loop.isRunning {
+            let seen = loop.generation
             if maintains, ContinuousClock.now - lastMaintenance >= .seconds(2) {
                 lastMaintenance = ContinuousClock.now
                 maintain()
@@ -43,7 +43,7 @@ struct PipelineWorker: Sendable {
                 failures = 0
                 if report.full {
                     // More is waiting: recruit an idle worker, then take the next batch.
-                    wakeUp.notifyOne()
+                    loop.notifyOne()
                     continue
                 }
             } catch {
@@ -59,10 +59,10 @@ struct PipelineWorker: Sendable {
                             "failures": .int(failures),
                         ])
                 }
-                wakeUp.pause(.milliseconds(min(2_000, 25 << min(failures, 7))))
+                loop.pause(.milliseconds(min(2_000, 25 << min(failures, 7))))
                 continue
             }
-            wakeUp.wait(since: seen, timeout: pollInterval)
+            loop.wait(since: seen, timeout: pollInterval)
         }
     }
 

@@ -6,50 +6,78 @@ import Synchronization
 
 /// The pipeline's workers: their own connection pool (so deciding never starves the HTTP handlers), one thread
 /// per worker, and a LISTEN connection whose notifications wake them.
-final class PipelineWorkers: Sendable {
-    private let pool: PostgresPool
-    private let listener: PostgresListener
-    private let wakeUp = PipelineWakeUp()
-    private let finished = DispatchSemaphore(value: 0)
-    private let count: Int
-    private let listening: Mutex<Task<Void, Never>?> = Mutex(nil)
+final class PipelineWorkers: BackgroundService {
+    /// What runs while the workers are started.
+    private struct Running: Sendable {
+        let pool: PostgresPool
+        let listener: PostgresListener
+        let listening: Task<Void, Never>
+    }
 
-    /// Starts `count` workers on `conninfo`.
+    let name = "pipeline workers"
+    private let conninfo: String
+    private let count: Int
+    private let processor: BatchProcessor
+    private let metrics: PipelineMetrics
+    private let logger: Logger
+    private let clock: @Sendable () -> Date
+    private let pollInterval: Duration
+    private let threads: ServiceThread
+    private let running: Mutex<Running?> = Mutex(nil)
+
+    /// `count` workers on `conninfo`, started by `start()`.
     init(
         conninfo: String, count: Int, processor: BatchProcessor, metrics: PipelineMetrics, logger: Logger,
         clock: @escaping @Sendable () -> Date, pollInterval: Duration = .seconds(1)
-    ) throws {
+    ) {
+        self.conninfo = conninfo
         self.count = count
-        pool = try PostgresPool(
+        self.processor = processor
+        self.metrics = metrics
+        self.logger = logger
+        self.clock = clock
+        self.pollInterval = pollInterval
+        threads = ServiceThread(threadNames: (1...max(1, count)).map { "herald-pipeline-\($0)" })
+    }
+
+    /// Opens the pool and the listener, then starts the workers.
+    func start() throws {
+        let pool = try PostgresPool(
             PostgresPool.Configuration(conninfo: conninfo, size: max(1, count), threadName: "herald-pipeline-pg"))
-        listener = try PostgresListener(
-            conninfo: conninfo, channels: [EventRepository.channel], threadName: "herald-pipeline-listen")
+        let listener: PostgresListener
+        do {
+            listener = try PostgresListener(
+                conninfo: conninfo, channels: [EventRepository.channel], threadName: "herald-pipeline-listen")
+        } catch {
+            pool.close()
+            throw error
+        }
         let events = listener.events
-        listening.withLock { [wakeUp] task in
-            task = Task { for await _ in events { wakeUp.notifyOne() } }
+        let listening = Task { [threads] in for await _ in events { threads.notifyOne() } }
+        running.withLock { running in
+            precondition(running == nil, "pipeline workers started twice")
+            running = Running(pool: pool, listener: listener, listening: listening)
         }
-        for index in 0..<count {
-            let worker = PipelineWorker(
-                index: index, pool: pool, processor: processor, wakeUp: wakeUp, metrics: metrics, logger: logger,
-                clock: clock, pollInterval: pollInterval, maintains: index == 0)
-            let thread = Thread { [finished] in
-                worker.run()
-                finished.signal()
-            }
-            thread.name = "herald-pipeline-\(index + 1)"
-            thread.start()
+        threads.start { [self] index in
+            PipelineWorker(
+                index: index, pool: pool, processor: processor, loop: threads, metrics: metrics, logger: logger,
+                clock: clock, pollInterval: pollInterval, maintains: index == 0
+            ).run()
         }
+        logger.info(
+            "pipeline workers started",
+            ["pipeline.workers": .int(count), "pipeline.batch": .int(processor.limits.events)])
     }
 
     /// Wakes the workers now (e.g. after an ingest in the same process).
-    func notify() { wakeUp.notify() }
+    func notify() { threads.notify() }
 
     /// Lets running batches finish, stops the workers and the listener, closes their connections.
     func stop() {
-        wakeUp.stop()
-        for _ in 0..<count { finished.wait() }
-        listener.stop()
-        listening.withLock { $0?.cancel() }
-        pool.close()
+        threads.stop()
+        guard let stopping = running.withLock({ $0.take() }) else { return }
+        stopping.listener.stop()
+        stopping.listening.cancel()
+        stopping.pool.close()
     }
 }

@@ -6,7 +6,7 @@ import HeraldPostgres
 /// start and then every hour it creates the partitions of the next days, drops those wholly older than the
 /// retention period, and trims the idempotency keys of the events dropped. Every instance runs it; the steps are
 /// idempotent, so two instances running together only find less to do.
-final class RetentionJob: Sendable {
+struct RetentionJob: BackgroundService {
     struct Settings: Sendable {
         /// Days rows are kept: a day's partition goes once it ended more than this many days ago.
         var retentionDays: Int
@@ -25,36 +25,25 @@ final class RetentionJob: Sendable {
         var keysTrimmed = 0
     }
 
-    private let settings: Settings
-    private let pool: PostgresPool
-    private let logger: Logger
-    private let metrics: Metrics
-    private let clock: @Sendable () -> Date
+    let settings: Settings
+    let pool: PostgresPool
+    let logger: Logger
+    let metrics: Metrics
+    let clock: @Sendable () -> Date
     private let loop = ServiceThread(name: "herald-retention")
 
-    init(
-        settings: Settings, pool: PostgresPool, logger: Logger, metrics: Metrics,
-        clock: @escaping @Sendable () -> Date
-    ) {
-        self.settings = settings
-        self.clock = clock
-        self.pool = pool
-        self.logger = logger
-        self.metrics = metrics
-    }
+    var name: String { "retention" }
 
-    /// Runs now and then every interval until stopped.
+    /// Runs now and then every interval until stopped; a failed run is counted and logged, and waits its turn too.
     func start() {
-        loop.start { [self] in
-            while loop.isRunning {
-                do {
-                    _ = try runOnce()
-                } catch {
-                    metrics.increment(Self.runs, help: Self.runsHelp, labels: ["outcome": "failed"])
-                    logger.warning("retention run failed; it runs again later", ["error": .string("\(error)")])
-                }
-                loop.pause(seconds: settings.intervalSeconds)
-            }
+        let interval = Duration.seconds(settings.intervalSeconds)
+        loop.startRepeating { [self] in
+            _ = try runOnce()
+            return interval
+        } recover: { [self] error in
+            metrics.increment(Self.runs, help: Self.runsHelp, labels: ["outcome": "failed"])
+            logger.warning("retention run failed; it runs again later", ["error": .string("\(error)")])
+            return interval
         }
     }
 

@@ -38,13 +38,10 @@ enum ServeCommand {
             timeZoneData: timeZoneData, zones: ICUZoneDirectory(), authenticator: DatabaseAuthenticator(pool: pool),
             clock: { Date() },
             clientTokens: ClientTokenSigner(keys: try ClientTokenKeyFile.keys(for: config)))
-        let workers = try PipelineService.start(context: context, conninfo: database.conninfo)
-        let campaigns = try CampaignService.start(context: context, conninfo: database.conninfo)
-        let streams = try StreamsService.start(context: context, conninfo: database.conninfo)
-        let retention = RetentionJob(
-            settings: RetentionJob.Settings(retentionDays: config.retentionDays), pool: pool, logger: logger,
-            metrics: metrics, clock: context.clock)
-        retention.start()
+        let background = backgroundServices(context: context, conninfo: database.conninfo)
+        try background.start()
+        // On an early exit (an HTTP server that does not start); at shutdown they stop after the servers, below.
+        defer { background.stop() }
         let server = HTTPServer(
             configuration: config.httpServerConfiguration(port: UInt16(config.httpPort)),
             dispatcher: context.apiDispatcher(), logger: logger, metrics: metrics)
@@ -69,10 +66,22 @@ enum ServeCommand {
         server.stop(timeout: .seconds(config.shutdownGraceSeconds))
         metricsServer?.stop(timeout: .seconds(1))
         logger.info("stopped accepting requests")
-        campaigns.stop()
-        retention.stop()
-        streams?.stop()
-        workers?.stop()
+        background.stop()
+    }
+
+    /// The parts that work beside the HTTP server, in the order they start; they stop in reverse, so the pipeline
+    /// workers go last and decide what the others stored until then.
+    static func backgroundServices(context: ServiceContext, conninfo: String) -> ServiceGroup {
+        let retention = RetentionJob(
+            settings: RetentionJob.Settings(retentionDays: context.config.retentionDays), pool: context.pool,
+            logger: context.logger, metrics: context.metrics, clock: context.clock)
+        let services: [(any BackgroundService)?] = [
+            PipelineService.workers(context: context, conninfo: conninfo),
+            CampaignService.runner(context: context, conninfo: conninfo),
+            StreamsService.make(context: context, conninfo: conninfo),
+            retention,
+        ]
+        return ServiceGroup(name: "background services", services.compactMap { $0 })
     }
 
     /// Prints where Herald listens and which admin key to use, on stdout for the operator; the key itself only

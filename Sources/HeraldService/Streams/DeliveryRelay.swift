@@ -8,12 +8,12 @@ import HeraldPostgres
 /// acknowledgement, then waits for them all. Acknowledged deliveries are marked relayed (handed off: `sent`);
 /// the rest go back to the queue and are published again with the same id, which the stream's duplicate window
 /// recognises, so each delivery reaches the stream effectively once.
-final class DeliveryRelay: Sendable {
-    private let settings: StreamSettings
-    private let pool: PostgresPool
-    private let logger: Logger
-    private let metrics: Metrics
-    private let clock: @Sendable () -> Date
+struct DeliveryRelay: BackgroundService {
+    let settings: StreamSettings
+    let pool: PostgresPool
+    let logger: Logger
+    let metrics: Metrics
+    let clock: @Sendable () -> Date
     private let loop = ServiceThread(name: "herald-nats-relay")
 
     /// Seconds a relay round may hold its deliveries before another relay or consumer may take them.
@@ -21,17 +21,17 @@ final class DeliveryRelay: Sendable {
     /// How long one round waits for the stream's acknowledgements.
     static let acknowledgementWaitMilliseconds: Int64 = 5_000
 
-    /// Starts relaying at once.
-    init(
-        settings: StreamSettings, pool: PostgresPool, logger: Logger, metrics: Metrics,
-        clock: @escaping @Sendable () -> Date
-    ) {
-        self.settings = settings
-        self.pool = pool
-        self.logger = logger
-        self.metrics = metrics
-        self.clock = clock
-        loop.start { [self] in run() }
+    var name: String { "nats delivery relay" }
+
+    /// Relays until stopped; a lost connection is built again after a second.
+    func start() {
+        loop.startRepeating { [self] in
+            try relay(on: try connect())
+            return .zero
+        } recover: { [self] error in
+            logger.warning("nats delivery relay restarts", ["error": .string(String(describing: error))])
+            return .seconds(1)
+        }
     }
 
     /// Finishes the round in hand and stops.
@@ -39,27 +39,23 @@ final class DeliveryRelay: Sendable {
         loop.stop()
     }
 
-    private var isRunning: Bool { loop.isRunning }
+    private func connect() throws -> NATSClient {
+        let client = try NATSClient(servers: settings.servers, name: settings.clientName + "-relay")
+        try client.ensureStream(
+            name: settings.deliveriesStream, subjects: [StreamSettings.deliveriesPrefix + ".>"],
+            replicas: settings.replicas)
+        logger.info("relaying deliveries to nats", ["nats.stream": .string(settings.deliveriesStream)])
+        return client
+    }
 
-    private func run() {
-        while isRunning {
-            do {
-                let client = try NATSClient(servers: settings.servers, name: settings.clientName + "-relay")
-                try client.ensureStream(
-                    name: settings.deliveriesStream, subjects: [StreamSettings.deliveriesPrefix + ".>"],
-                    replicas: settings.replicas)
-                logger.info("relaying deliveries to nats", ["nats.stream": .string(settings.deliveriesStream)])
-                var idle = 0
-                while isRunning {
-                    let relayed = try round(client)
-                    // An empty queue is polled every 50 ms at first, then every 200 ms.
-                    idle = relayed == 0 ? idle + 1 : 0
-                    if idle > 0 { pause(seconds: idle < 20 ? 0.05 : 0.2) }
-                }
-            } catch {
-                logger.warning("nats delivery relay restarts", ["error": .string(String(describing: error))])
-                pause(seconds: 1)
-            }
+    /// Relays round after round until stopped.
+    private func relay(on client: NATSClient) throws {
+        var idle = 0
+        while loop.isRunning {
+            let relayed = try round(client)
+            // An empty queue is polled every 50 ms at first, then every 200 ms.
+            idle = relayed == 0 ? idle + 1 : 0
+            if idle > 0 { loop.pause(.milliseconds(idle < 20 ? 50 : 200)) }
         }
     }
 
@@ -89,12 +85,10 @@ final class DeliveryRelay: Sendable {
             logger.warning(
                 "nats did not acknowledge every delivery; they go back to the queue",
                 ["relay.unacknowledged": .int(unacknowledged.count)])
-            pause(seconds: 0.25)
+            loop.pause(.milliseconds(250))
         }
         return ids.count
     }
-
-    private func pause(seconds: Double) { loop.pause(seconds: seconds) }
 
     static let counter = "herald_nats_deliveries_total"
     static let help = "Deliveries published to NATS: relayed (acknowledged) or retried (sent again later)."

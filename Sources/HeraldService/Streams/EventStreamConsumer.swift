@@ -6,27 +6,27 @@ import HeraldPostgres
 /// event object, stored through the same idempotent ingest as `POST /v1/events` (keyed by source and id), and
 /// acknowledged only after the inbox commit; a redelivered message is a duplicate and is simply acknowledged.
 /// A message that is not an acceptable event goes to the dead-letter stream with the reason, then is terminated.
-final class EventStreamConsumer: Sendable {
-    private let settings: StreamSettings
-    private let pool: PostgresPool
-    private let backlog: BacklogMonitor
-    private let logger: Logger
-    private let metrics: Metrics
-    private let clock: @Sendable () -> Date
+struct EventStreamConsumer: BackgroundService {
+    let settings: StreamSettings
+    let pool: PostgresPool
+    let backlog: BacklogMonitor
+    let logger: Logger
+    let metrics: Metrics
+    let clock: @Sendable () -> Date
     private let loop = ServiceThread(name: "herald-nats-events")
 
-    /// Starts consuming at once.
-    init(
-        settings: StreamSettings, pool: PostgresPool, backlog: BacklogMonitor, logger: Logger, metrics: Metrics,
-        clock: @escaping @Sendable () -> Date
-    ) {
-        self.settings = settings
-        self.pool = pool
-        self.backlog = backlog
-        self.logger = logger
-        self.metrics = metrics
-        self.clock = clock
-        loop.start { [self] in run() }
+    var name: String { "nats event consumer" }
+
+    /// Consumes until stopped; a lost connection is built again after a second.
+    func start() {
+        loop.startRepeating { [self] in
+            let (client, subscription) = try connect()
+            try consume(subscription, client: client)
+            return .zero
+        } recover: { [self] error in
+            logger.warning("nats event consumer restarts", ["error": .string(String(describing: error))])
+            return .seconds(1)
+        }
     }
 
     /// Finishes the batch in hand (its messages are acknowledged or left for redelivery) and stops.
@@ -34,35 +34,25 @@ final class EventStreamConsumer: Sendable {
         loop.stop()
     }
 
-    private var isRunning: Bool { loop.isRunning }
-
-    private func run() {
-        while isRunning {
-            do {
-                let client = try NATSClient(servers: settings.servers, name: settings.clientName + "-events")
-                try client.ensureStream(
-                    name: settings.eventsStream, subjects: [settings.eventsSubject], replicas: settings.replicas)
-                try client.ensureStream(
-                    name: settings.deadLetterStream, subjects: [settings.deadLetterSubject],
-                    replicas: settings.replicas)
-                let subscription = try client.pullSubscription(
-                    stream: settings.eventsStream, subject: settings.eventsSubject, durable: settings.consumer,
-                    ackWaitSeconds: 30, maxAckPending: settings.batchSize * 8)
-                logger.info(
-                    "consuming events from nats",
-                    ["nats.stream": .string(settings.eventsStream), "nats.consumer": .string(settings.consumer)])
-                try consume(subscription, client: client)
-            } catch {
-                logger.warning("nats event consumer restarts", ["error": .string(String(describing: error))])
-                pause(seconds: 1)
-            }
-        }
+    private func connect() throws -> (NATSClient, NATSPullSubscription) {
+        let client = try NATSClient(servers: settings.servers, name: settings.clientName + "-events")
+        try client.ensureStream(
+            name: settings.eventsStream, subjects: [settings.eventsSubject], replicas: settings.replicas)
+        try client.ensureStream(
+            name: settings.deadLetterStream, subjects: [settings.deadLetterSubject], replicas: settings.replicas)
+        let subscription = try client.pullSubscription(
+            stream: settings.eventsStream, subject: settings.eventsSubject, durable: settings.consumer,
+            ackWaitSeconds: 30, maxAckPending: settings.batchSize * 8)
+        logger.info(
+            "consuming events from nats",
+            ["nats.stream": .string(settings.eventsStream), "nats.consumer": .string(settings.consumer)])
+        return (client, subscription)
     }
 
     /// Fetches and stores until stopped; a run of failed fetches (the cluster is away) rebuilds the connection.
     private func consume(_ subscription: NATSPullSubscription, client: NATSClient) throws {
         var failures = 0
-        while isRunning {
+        while loop.isRunning {
             let messages: [NATSInboundMessage]
             do {
                 messages = try subscription.fetch(batch: settings.batchSize, timeoutMilliseconds: 500)
@@ -70,7 +60,7 @@ final class EventStreamConsumer: Sendable {
             } catch {
                 failures += 1
                 if failures >= 20 { throw error }
-                pause(seconds: 0.25)
+                loop.pause(.milliseconds(250))
                 continue
             }
             if !messages.isEmpty { handle(messages, client: client) }
@@ -92,7 +82,7 @@ final class EventStreamConsumer: Sendable {
                 // Too many undecided events: the messages wait in the stream, which is what it is for.
                 for message in messages { try? message.nak(delayMilliseconds: 2_000) }
                 metrics.increment(Self.counter, help: Self.help, labels: ["outcome": "backlog_full"], by: 1)
-                pause(seconds: 0.5)
+                loop.pause(.milliseconds(500))
                 return
             }
             outcomes = stored
@@ -111,7 +101,7 @@ final class EventStreamConsumer: Sendable {
         } catch {
             logger.warning("nats events not stored; they will be delivered again", ["error": .string("\(error)")])
             for message in messages { try? message.nak(delayMilliseconds: 1_000) }
-            pause(seconds: 0.5)
+            loop.pause(.milliseconds(500))
             return
         }
         var accepted = 0
@@ -157,8 +147,6 @@ final class EventStreamConsumer: Sendable {
             logger.warning("dead letter not published", ["error": .string(String(describing: error))])
         }
     }
-
-    private func pause(seconds: Double) { loop.pause(seconds: seconds) }
 
     static let counter = "herald_nats_events_total"
     static let help = "Events read from NATS by outcome: accepted, duplicate, dead_letter, backlog_full."

@@ -1,36 +1,64 @@
 import Foundation
 import HeraldHTTP
 import HeraldPostgres
+import Synchronization
 
-/// Starts the NATS event consumer and the delivery relay of `herald serve` as configured, on a small connection
-/// pool of their own so that NATS traffic never waits behind HTTP handlers.
-final class StreamsService: Sendable {
-    private let pool: PostgresPool
-    private let consumer: EventStreamConsumer?
-    private let relay: DeliveryRelay?
-
-    /// `nil` when NATS is not configured or both parts are off.
-    static func start(context: ServiceContext, conninfo: String) throws -> StreamsService? {
-        let config = context.config
-        guard config.natsEnabled, config.natsEvents || config.natsRelay else { return nil }
-        return try StreamsService(context: context, conninfo: conninfo)
+/// The NATS event consumer and the delivery relay of `herald serve` as configured, on a small connection pool of
+/// their own so that NATS traffic never waits behind HTTP handlers.
+final class StreamsService: BackgroundService {
+    /// What runs while started: the pool and the parts on it.
+    private struct Running: Sendable {
+        let pool: PostgresPool
+        let parts: ServiceGroup
     }
 
-    private init(context: ServiceContext, conninfo: String) throws {
+    let name = "nats"
+    private let context: ServiceContext
+    private let conninfo: String
+    private let running: Mutex<Running?> = Mutex(nil)
+
+    /// `nil` when NATS is not configured or both parts are off.
+    static func make(context: ServiceContext, conninfo: String) -> StreamsService? {
+        let config = context.config
+        guard config.natsEnabled, config.natsEvents || config.natsRelay else { return nil }
+        return StreamsService(context: context, conninfo: conninfo)
+    }
+
+    private init(context: ServiceContext, conninfo: String) {
+        self.context = context
+        self.conninfo = conninfo
+    }
+
+    /// Opens the pool, then starts consuming and relaying as configured.
+    func start() throws {
         let config = context.config
         let settings = StreamSettings(config: config)
-        pool = try PostgresPool(
+        let pool = try PostgresPool(
             PostgresPool.Configuration(conninfo: conninfo, size: 2, threadName: "herald-nats-pg"))
-        consumer =
-            config.natsEvents
-            ? EventStreamConsumer(
-                settings: settings, pool: pool, backlog: BacklogMonitor(limit: config.eventBacklogLimit),
-                logger: context.logger, metrics: context.metrics, clock: context.clock) : nil
-        relay =
-            config.natsRelay
-            ? DeliveryRelay(
-                settings: settings, pool: pool, logger: context.logger, metrics: context.metrics,
-                clock: context.clock) : nil
+        var parts: [any BackgroundService] = []
+        if config.natsEvents {
+            parts.append(
+                EventStreamConsumer(
+                    settings: settings, pool: pool, backlog: BacklogMonitor(limit: config.eventBacklogLimit),
+                    logger: context.logger, metrics: context.metrics, clock: context.clock))
+        }
+        if config.natsRelay {
+            parts.append(
+                DeliveryRelay(
+                    settings: settings, pool: pool, logger: context.logger, metrics: context.metrics,
+                    clock: context.clock))
+        }
+        let group = ServiceGroup(name: name, parts)
+        do {
+            try group.start()
+        } catch {
+            pool.close()
+            throw error
+        }
+        running.withLock { running in
+            precondition(running == nil, "nats started twice")
+            running = Running(pool: pool, parts: group)
+        }
         context.logger.info(
             "nats started",
             [
@@ -39,10 +67,10 @@ final class StreamsService: Sendable {
             ])
     }
 
-    /// Stops consuming and relaying (each finishes the round in hand), then closes the pool.
+    /// Stops relaying and consuming (each finishes the round in hand), then closes the pool.
     func stop() {
-        consumer?.stop()
-        relay?.stop()
-        pool.close()
+        guard let stopping = running.withLock({ $0.take() }) else { return }
+        stopping.parts.stop()
+        stopping.pool.close()
     }
 }
