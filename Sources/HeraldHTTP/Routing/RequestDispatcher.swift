@@ -1,3 +1,5 @@
+import HeraldObservability
+
 /// Routes a request value, applies the route's auth requirement, runs the handler and turns every failure into a
 /// problem response; the server calls it for each request, and tests call it without a socket.
 public struct RequestDispatcher: Sendable {

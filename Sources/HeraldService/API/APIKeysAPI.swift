@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTP
+import HeraldObservability
 import HeraldPostgres
 
 /// `/v1/api-keys`: admins create keys (the secret is shown once), list and revoke them.

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldHTTP
+import HeraldObservability
 import HeraldPostgres
 
 /// `POST /v1/feedback`: dead-token reports from the delivery side, one report or an array of up to 1000, in

@@ -1,5 +1,5 @@
 import Foundation
-import HeraldHTTP
+import HeraldObservability
 import HeraldPostgres
 
 /// Runs due campaign waves, batch by batch, on its own thread and its own connection, beside the pipeline

@@ -1,5 +1,5 @@
 import Foundation
-import HeraldHTTP
+import HeraldObservability
 import HeraldPostgres
 
 /// Starts the pipeline workers of `herald serve` as configured.

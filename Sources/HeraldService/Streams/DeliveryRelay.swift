@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTP
+import HeraldObservability
 import HeraldPostgres
 
 /// Hands queued deliveries to JetStream on a thread of its own: leases a batch from the queue (the same

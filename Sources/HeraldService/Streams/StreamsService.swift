@@ -1,5 +1,5 @@
 import Foundation
-import HeraldHTTP
+import HeraldObservability
 import HeraldPostgres
 
 /// Starts the NATS event consumer and the delivery relay of `herald serve` as configured, on a small connection
