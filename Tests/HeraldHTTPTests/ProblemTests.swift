@@ -1,11 +1,12 @@
+import HeraldCore
 import HeraldHTTP
 import Testing
 
 @Suite struct ProblemTests {
     @Test func problemDocumentHasTheRFC9457Members() throws {
         let error = HTTPError.invalidFields([
-            FieldError(pointer: "/quiet_hours/start", detail: "Expected HH:MM."),
-            FieldError(pointer: "/locale", detail: "Unknown locale."),
+            FieldError(pointer: "/quiet_hours/start", message: "Expected HH:MM."),
+            FieldError(pointer: "/locale", message: "Unknown locale."),
         ])
         let response = HTTPResponse.problem(error, instance: "/v1/users/1", requestID: "req-9")
         #expect(response.status == .unprocessableContent)

@@ -1,6 +1,5 @@
 import Foundation
 import HeraldCore
-import HeraldHTTP
 import HeraldPostgres
 
 extension EventsAPI {
@@ -20,7 +19,7 @@ extension EventsAPI {
         var id: String?
         var status: Status
         var acceptedAt: Date?
-        var errors: [HeraldHTTP.FieldError]?
+        var errors: [FieldError]?
         /// The body hash, to compare repeats within a batch; not sent.
         var hash: String?
 
@@ -42,13 +41,13 @@ extension EventsAPI {
         }
 
         /// Why the event was refused, as field errors relative to the event.
-        var problems: [HeraldHTTP.FieldError] {
+        var problems: [FieldError] {
             switch status {
             case .accepted, .duplicate: []
             case .conflict:
-                [HeraldHTTP.FieldError(pointer: "/id", detail: "was accepted earlier with a different body")]
-            case .unknownCategory: [HeraldHTTP.FieldError(pointer: "/category", detail: "no category has this id")]
-            case .archivedCategory: [HeraldHTTP.FieldError(pointer: "/category", detail: "the category is archived")]
+                [FieldError(pointer: "/id", message: "was accepted earlier with a different body")]
+            case .unknownCategory: [FieldError(pointer: "/category", message: "no category has this id")]
+            case .archivedCategory: [FieldError(pointer: "/category", message: "the category is archived")]
             case .invalid: errors ?? []
             }
         }

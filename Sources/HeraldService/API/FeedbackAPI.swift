@@ -42,7 +42,7 @@ enum FeedbackAPI {
             }
             let now = context.clock()
             var reports: [FeedbackReport?] = []
-            var errors: [HeraldHTTP.FieldError] = []
+            var errors: [FieldError] = []
             for (entry, prefix) in entries {
                 switch entry.report(now: now, prefix: prefix) {
                 case .success(let report): reports.append(report)

@@ -1,5 +1,5 @@
 import Foundation
-import HeraldHTTP
+import HeraldCore
 import HeraldPostgres
 
 /// A batch of message bodies read as events: the inbox rows to store, and for each message what became of it.
@@ -36,7 +36,7 @@ struct InboundEventBatch: Sendable {
             }
             switch IncomingEvent.parse(tree) {
             case .invalid(let errors):
-                let details = errors.prefix(5).map { "\($0.pointer.isEmpty ? "/" : $0.pointer): \($0.detail)" }
+                let details = errors.prefix(5).map { "\($0.pointer.isEmpty ? "/" : $0.pointer): \($0.message)" }
                 parsed.append(.rejected("invalid: " + details.joined(separator: "; ")))
             case .event(let incoming):
                 let key = incoming.source + "\u{0}" + incoming.event.id
