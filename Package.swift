@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "HeraldText", dependencies: ["CICUShim", "HeraldCore", "HeraldSupport"]),
         // libpq: connection pool on dedicated threads, pipeline, COPY, LISTEN, migrations, repositories.
         .target(name: "HeraldPostgres", dependencies: ["CLibPQ", "HeraldCore", "HeraldSupport"]),
-        // libmicrohttpd server, router, JSON, problem+json, API key hashing, request metrics.
+        // libmicrohttpd server, router, JSON, problem+json, API keys and client tokens, request metrics.
         .target(name: "HeraldHTTP", dependencies: ["CMicroHTTPD", "CCrypto", "HeraldCore", "HeraldObservability"]),
         // Wiring: config, handlers, workers, embedded database, scheduler.
         .target(
@@ -42,10 +42,10 @@ let package = Package(
         .executableTarget(name: "herald", dependencies: ["HeraldService"]),
 
         // The plain socket HTTP client every test that talks to a real server uses.
-        .target(name: "HeraldTestSupport", dependencies: ["HeraldSupport"], path: "Tests/HeraldTestSupport"),
+        .target(name: "HeraldTestSupport", path: "Tests/HeraldTestSupport"),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
         .testTarget(name: "HeraldTextTests", dependencies: ["HeraldText", "HeraldCore", "HeraldSupport"]),
-        .testTarget(name: "HeraldPostgresTests", dependencies: ["HeraldPostgres", "HeraldCore"]),
+        .testTarget(name: "HeraldPostgresTests", dependencies: ["HeraldPostgres"]),
         .testTarget(name: "HeraldObservabilityTests", dependencies: ["HeraldObservability"]),
         .testTarget(
             name: "HeraldHTTPTests",
