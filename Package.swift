@@ -23,30 +23,39 @@ let package = Package(
         .target(name: "HeraldCore"),
         // Small operating-system helpers every part may use: child processes.
         .target(name: "HeraldSupport"),
+        // Structured JSON log lines and the Prometheus metrics registry, for every part that logs or counts.
+        .target(name: "HeraldObservability"),
         // ICU in Swift: zones, wall time, MessageFormat, plural rules, tz data build.
         .target(name: "HeraldText", dependencies: ["CICUShim", "HeraldCore", "HeraldSupport"]),
         // libpq: connection pool on dedicated threads, pipeline, COPY, LISTEN, migrations, repositories.
         .target(name: "HeraldPostgres", dependencies: ["CLibPQ", "HeraldCore", "HeraldSupport"]),
-        // libmicrohttpd server, router, JSON, problem+json, API key hashing.
-        .target(name: "HeraldHTTP", dependencies: ["CMicroHTTPD", "CCrypto", "HeraldCore"]),
+        // libmicrohttpd server, router, JSON, problem+json, API keys and client tokens, request metrics.
+        .target(name: "HeraldHTTP", dependencies: ["CMicroHTTPD", "CCrypto", "HeraldCore", "HeraldObservability"]),
         // Wiring: config, handlers, workers, embedded database, scheduler.
         .target(
             name: "HeraldService",
-            dependencies: ["HeraldCore", "HeraldSupport", "HeraldText", "HeraldPostgres", "HeraldHTTP", "CNATS"]
+            dependencies: [
+                "HeraldCore", "HeraldSupport", "HeraldObservability", "HeraldText", "HeraldPostgres", "HeraldHTTP",
+                "CNATS",
+            ]
         ),
         .executableTarget(name: "herald", dependencies: ["HeraldService"]),
 
         // The plain socket HTTP client every test that talks to a real server uses.
-        .target(name: "HeraldTestSupport", dependencies: ["HeraldSupport"], path: "Tests/HeraldTestSupport"),
+        .target(name: "HeraldTestSupport", path: "Tests/HeraldTestSupport"),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
         .testTarget(name: "HeraldTextTests", dependencies: ["HeraldText", "HeraldCore", "HeraldSupport"]),
-        .testTarget(name: "HeraldPostgresTests", dependencies: ["HeraldPostgres", "HeraldCore"]),
-        .testTarget(name: "HeraldHTTPTests", dependencies: ["HeraldHTTP", "HeraldCore", "HeraldTestSupport"]),
+        .testTarget(name: "HeraldPostgresTests", dependencies: ["HeraldPostgres"]),
+        .testTarget(name: "HeraldObservabilityTests", dependencies: ["HeraldObservability"]),
+        .testTarget(
+            name: "HeraldHTTPTests",
+            dependencies: ["HeraldHTTP", "HeraldObservability", "HeraldCore", "HeraldTestSupport"]
+        ),
         .testTarget(
             name: "HeraldServiceTests",
             dependencies: [
-                "HeraldService", "HeraldPostgres", "HeraldHTTP", "HeraldText", "HeraldCore", "HeraldSupport",
-                "HeraldTestSupport",
+                "HeraldService", "HeraldPostgres", "HeraldHTTP", "HeraldObservability", "HeraldText", "HeraldCore",
+                "HeraldSupport", "HeraldTestSupport",
             ]
         ),
     ],

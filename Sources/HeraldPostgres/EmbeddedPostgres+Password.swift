@@ -1,6 +1,7 @@
 internal import CLibPQ
 import Foundation
 import Glibc
+import HeraldCore
 
 /// The embedded cluster's password: every connection, TCP or unix socket, authenticates with SCRAM-SHA-256.
 ///
@@ -29,9 +30,7 @@ extension EmbeddedPostgres {
     static func generatePassword() -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(bytes)
     }
 
     /// The stored password, or `nil` when there is no usable password file yet.

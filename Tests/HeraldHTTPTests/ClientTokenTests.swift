@@ -1,5 +1,7 @@
 import Foundation
+import HeraldCore
 import HeraldHTTP
+import HeraldObservability
 import Testing
 
 @Suite("Client tokens")

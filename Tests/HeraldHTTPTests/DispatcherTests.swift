@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldHTTP
 import Synchronization
 import Testing
@@ -182,7 +183,7 @@ final class CountingAuthenticator: Authenticator {
     let valid: [String: Principal]
 
     init(secrets: [String: Principal]) {
-        valid = Dictionary(uniqueKeysWithValues: secrets.map { (SHA256.hexDigest($0.key), $0.value) })
+        valid = Dictionary(uniqueKeysWithValues: secrets.map { (SHA256.hex($0.key), $0.value) })
     }
 
     func principal(forKeyHash keyHash: String) throws -> Principal? {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HeraldHTTP
+import HeraldObservability
 import HeraldTestSupport
 import Synchronization
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldHTTP
+import HeraldObservability
 import Testing
 
 @testable import HeraldService

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HeraldCore
 import HeraldHTTP
+import HeraldObservability
 import Synchronization
 import Testing
 

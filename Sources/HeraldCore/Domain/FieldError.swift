@@ -1,15 +1,22 @@
-/// One invalid field of a request body, located by an RFC 6901 JSON pointer.
+/// One invalid member of a request body, located by an RFC 6901 JSON pointer such as `/quiet_hours/start`: the
+/// domain's validators return them, and the HTTP edge lists them in problem documents.
 public struct FieldError: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// The JSON pointer of the field, e.g. `/templates/pl-PL/body`.
+    /// The JSON pointer of the member, e.g. `/templates/pl-PL/body`; an empty string means the whole body.
     public var pointer: String
-    /// A stable machine-readable code, e.g. `out_of_range`.
-    public var code: String
+    /// A stable machine-readable reason such as `out_of_range`, when the check that failed names one.
+    public var code: String?
+    /// What is wrong with the member, for a human.
     public var message: String
-    /// For template syntax errors: the character offset inside the template.
+    /// For text the server parses (templates): where the problem is, counted in characters from the start.
     public var offset: Int?
 
+    /// Responses call the explanation `detail`, as RFC 9457 problem documents do.
+    enum CodingKeys: String, CodingKey {
+        case pointer, code, message = "detail", offset
+    }
+
     /// Creates a field error.
-    public init(pointer: String, code: String, message: String, offset: Int? = nil) {
+    public init(pointer: String, code: String? = nil, message: String, offset: Int? = nil) {
         self.pointer = pointer
         self.code = code
         self.message = message
@@ -21,5 +28,15 @@ public struct FieldError: Sendable, Hashable, Codable, CustomStringConvertible {
         key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
-    public var description: String { "\(pointer): \(code): \(message)" }
+    /// The same error for a member nested in a larger document, its pointer placed under `prefix`.
+    public func under(_ prefix: String) -> FieldError {
+        var error = self
+        error.pointer = prefix + pointer
+        return error
+    }
+
+    /// `pointer: code: message`, without the code when there is none.
+    public var description: String {
+        "\(pointer): " + (code.map { $0 + ": " } ?? "") + message
+    }
 }

@@ -32,7 +32,7 @@ public enum CollapseIdentifier {
         if !bytes.isEmpty, bytes.count <= webPushTopicMaxLength, bytes.allSatisfy(isURLSafeBase64) {
             return id
         }
-        return String(base64URL(SHA256.hash(bytes)).prefix(webPushTopicMaxLength))
+        return String(Base64URL.encode(SHA256.hash(bytes)).prefix(webPushTopicMaxLength))
     }
 
     /// A WNS tag: `id` itself when it is ≤ 16 ASCII alphanumerics, else 16 hex digits of its SHA-256.
@@ -51,22 +51,5 @@ public enum CollapseIdentifier {
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {
         (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-    }
-
-    /// Unpadded base64url.
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-        var out = ""
-        var index = 0
-        while index < bytes.count {
-            let chunk = bytes[index..<min(index + 3, bytes.count)]
-            var value = 0
-            for (offset, byte) in chunk.enumerated() { value |= Int(byte) << (16 - 8 * offset) }
-            for position in 0...chunk.count {
-                out.append(alphabet[(value >> (18 - 6 * position)) & 0x3F])
-            }
-            index += 3
-        }
-        return out
     }
 }

@@ -31,14 +31,15 @@ public enum DeviceTokenShape {
     /// with 4) and `auth` a 16-byte secret, both base64url.
     public static func webPushKeyErrors(p256dh: String, auth: String) -> [FieldError] {
         var errors: [FieldError] = []
-        let point = Base64URL.decode(p256dh)
+        // Browsers send base64url; some push libraries send standard base64, padded or not.
+        let point = Base64URL.decode(p256dh, acceptingStandardAlphabet: true)
         if point?.count != 65 || point?.first != 4 {
             errors.append(
                 FieldError(
                     pointer: "/p256dh", code: "invalid_key",
                     message: "must be the base64url form of an uncompressed P-256 public key (65 bytes)"))
         }
-        if Base64URL.decode(auth)?.count != 16 {
+        if Base64URL.decode(auth, acceptingStandardAlphabet: true)?.count != 16 {
             errors.append(
                 FieldError(
                     pointer: "/auth", code: "invalid_key", message: "must be the base64url form of 16 random bytes"))

@@ -1,3 +1,5 @@
+import HeraldCore
+
 /// The secret of an API key, shown to its owner once; only its SHA-256 hash is stored.
 public struct APIKeySecret: Sendable, Hashable, CustomStringConvertible {
     /// The prefix every generated key starts with, so leaked keys are easy to recognise and scan for.
@@ -21,7 +23,7 @@ public struct APIKeySecret: Sendable, Hashable, CustomStringConvertible {
 
     /// The lowercase hex SHA-256 of the secret, the form the key store keeps.
     public var hash: String {
-        SHA256.hexDigest(value)
+        SHA256.hex(value)
     }
 
     /// Redacted: secrets must never reach logs through string interpolation.

@@ -1,3 +1,5 @@
+import HeraldCore
+
 /// Looks up API keys by the SHA-256 hex of their secret; the service backs it with its key store.
 public protocol Authenticator: Sendable {
     /// The principal of the key whose secret hashes to `keyHash`, or nil for an unknown or revoked key. It runs on an
@@ -28,7 +30,7 @@ public struct StaticAuthenticator: Authenticator {
     /// Creates an authenticator from plain secrets, hashing them here.
     public init(secrets: [String: Principal]) {
         self.principals = Dictionary(
-            uniqueKeysWithValues: secrets.map { (SHA256.hexDigest($0.key), $0.value) })
+            uniqueKeysWithValues: secrets.map { (SHA256.hex($0.key), $0.value) })
     }
 
     /// The principal for a hash, if listed.

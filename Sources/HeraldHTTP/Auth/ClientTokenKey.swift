@@ -1,3 +1,5 @@
+import HeraldCore
+
 /// One signing secret for client tokens, named by a key id so the secret can rotate while older tokens still verify.
 public struct ClientTokenKey: Sendable, Equatable, CustomStringConvertible {
     /// The shortest secret accepted, in bytes: HMAC-SHA256 keys shorter than the hash add no strength.
@@ -25,11 +27,7 @@ public struct ClientTokenKey: Sendable, Equatable, CustomStringConvertible {
             let parts = entry.trimmingSpaces().split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2 else { return nil }
             // Standard base64 is accepted too: operators often generate secrets with `openssl rand -base64 32`.
-            let base64url = String(
-                parts[1].map { character -> Character in
-                    character == "+" ? "-" : character == "/" ? "_" : character
-                })
-            guard let secret = Base64URL.decode(base64url),
+            guard let secret = Base64URL.decode(String(parts[1]), acceptingStandardAlphabet: true),
                 let key = ClientTokenKey(id: String(parts[0]), secret: secret),
                 !keys.contains(where: { $0.id == key.id })
             else { return nil }

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 
 /// Mints and verifies client tokens with HMAC-SHA256:
 /// `hct2.<kid>.<base64url user id>.<issued, ms>.<expiry, s>.<base64url mac>`, the MAC covering everything before

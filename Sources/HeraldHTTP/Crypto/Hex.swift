@@ -1,4 +1,4 @@
-/// Lowercase hexadecimal and unpadded base64url text for bytes.
+/// Lowercase hexadecimal text for bytes.
 public enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 

@@ -1,3 +1,5 @@
+import HeraldCore
+
 extension HTTPError {
     /// The prefix that turns a problem slug into the `type` URI; a URN because the types are not web pages.
     public static let problemTypePrefix = "urn:herald:problem:"
@@ -21,7 +23,7 @@ extension HTTPError {
 
     /// One entry of `errors`; `code` and `offset` appear only when known.
     private static func member(_ error: FieldError) -> JSONValue {
-        var members: [String: JSONValue] = ["pointer": .string(error.pointer), "detail": .string(error.detail)]
+        var members: [String: JSONValue] = ["pointer": .string(error.pointer), "detail": .string(error.message)]
         if let code = error.code { members["code"] = .string(code) }
         if let offset = error.offset { members["offset"] = .int(offset) }
         return .object(members)

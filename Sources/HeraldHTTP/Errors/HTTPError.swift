@@ -1,3 +1,5 @@
+import HeraldCore
+
 /// An error that knows its HTTP status and renders as an RFC 9457 problem document.
 public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The response status.
@@ -58,14 +60,14 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         HTTPError(
             status: .unprocessableContent, type: "validation-failed", title: "Validation failed",
             detail: detail,
-            pointer: pointer, errors: [FieldError(pointer: pointer, detail: detail)])
+            pointer: pointer, errors: [FieldError(pointer: pointer, message: detail)])
     }
 
     /// 422 naming several offending members.
     public static func invalidFields(_ errors: [FieldError]) -> HTTPError {
         HTTPError(
             status: .unprocessableContent, type: "validation-failed", title: "Validation failed",
-            detail: errors.count == 1 ? errors[0].detail : "\(errors.count) members are invalid.",
+            detail: errors.count == 1 ? errors[0].message : "\(errors.count) members are invalid.",
             pointer: errors.first?.pointer, errors: errors)
     }
 

@@ -1,3 +1,6 @@
+import HeraldCore
+import HeraldObservability
+
 /// Routes a request value, applies the route's auth requirement, runs the handler and turns every failure into a
 /// problem response; the server calls it for each request, and tests call it without a socket.
 public struct RequestDispatcher: Sendable {
@@ -146,7 +149,7 @@ public struct RequestDispatcher: Sendable {
             guard let clientTokens else { throw HTTPError.unauthorized("Client tokens are not accepted here.") }
             return try clientTokens.principal(for: token, requirement: requirement)
         }
-        let principal = try apiKeyPrincipal(SHA256.hexDigest(token), address: request.remoteAddress)
+        let principal = try apiKeyPrincipal(SHA256.hex(token), address: request.remoteAddress)
         if case .scope(let scope) = requirement, !principal.allows(scope) {
             throw HTTPError.forbidden(missing: scope)
         }

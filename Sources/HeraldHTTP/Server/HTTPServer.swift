@@ -1,5 +1,6 @@
 internal import CMicroHTTPD
 import Foundation
+import HeraldObservability
 import Synchronization
 
 /// An HTTP/1.1 server on libmicrohttpd's epoll thread pool. Handlers run synchronously on its worker threads.

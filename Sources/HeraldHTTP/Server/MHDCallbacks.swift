@@ -1,4 +1,5 @@
 internal import CMicroHTTPD
+import HeraldObservability
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,4 @@
+import HeraldObservability
 import Synchronization
 
 #if canImport(Glibc)

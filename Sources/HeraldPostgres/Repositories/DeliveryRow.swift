@@ -22,6 +22,6 @@ public struct DeliveryRow: Sendable, Hashable {
     public static func id(for delivery: Delivery) -> String {
         let seed =
             (delivery.notificationId ?? "") + "\u{0}" + delivery.installationId + "\u{0}" + delivery.kind.rawValue
-        return String(HeraldCore.SHA256.hex(seed).prefix(32))
+        return String(SHA256.hex(seed).prefix(32))
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
+import HeraldCore
 import HeraldHTTP
+import HeraldObservability
 import HeraldPostgres
 
 /// `/v1/api-keys`: admins create keys (the secret is shown once), list and revoke them.
@@ -55,20 +57,20 @@ enum APIKeysAPI {
         var errors: [FieldError] = []
         let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
         if name.isEmpty || body.name.count > 200 {
-            errors.append(FieldError(pointer: "/name", detail: "must be 1 to 200 characters"))
+            errors.append(FieldError(pointer: "/name", message: "must be 1 to 200 characters"))
         }
         if body.scopes.isEmpty || body.scopes.count > Scope.allCases.count {
-            errors.append(FieldError(pointer: "/scopes", detail: "must list 1 to \(Scope.allCases.count) scopes"))
+            errors.append(FieldError(pointer: "/scopes", message: "must list 1 to \(Scope.allCases.count) scopes"))
         }
         var scopes: [Scope] = []
         for (index, name) in body.scopes.enumerated() {
             if let scope = Scope(rawValue: name) {
                 if scopes.contains(scope) {
-                    errors.append(FieldError(pointer: "/scopes/\(index)", detail: "is listed twice"))
+                    errors.append(FieldError(pointer: "/scopes/\(index)", message: "is listed twice"))
                 }
                 scopes.append(scope)
             } else {
-                errors.append(FieldError(pointer: "/scopes/\(index)", detail: "is not a known scope"))
+                errors.append(FieldError(pointer: "/scopes/\(index)", message: "is not a known scope"))
             }
         }
         if !errors.isEmpty { throw HTTPError.invalidFields(errors) }

@@ -56,15 +56,15 @@ enum DeliveriesAPI {
     }
 
     static func validate(_ body: ClaimBody) throws -> String? {
-        var errors: [HeraldHTTP.FieldError] = []
+        var errors: [FieldError] = []
         if let platform = body.platform, Device.Platform(rawValue: platform) == nil {
-            errors.append(HeraldHTTP.FieldError(pointer: "/platform", detail: "must be apns, fcm, webpush or wns"))
+            errors.append(FieldError(pointer: "/platform", message: "must be apns, fcm, webpush or wns"))
         }
         if let limit = body.limit, !(1...1_000).contains(limit) {
-            errors.append(HeraldHTTP.FieldError(pointer: "/limit", detail: "must be from 1 to 1000"))
+            errors.append(FieldError(pointer: "/limit", message: "must be from 1 to 1000"))
         }
         if let lease = body.leaseSeconds, !(1...3_600).contains(lease) {
-            errors.append(HeraldHTTP.FieldError(pointer: "/lease_seconds", detail: "must be from 1 to 3600"))
+            errors.append(FieldError(pointer: "/lease_seconds", message: "must be from 1 to 3600"))
         }
         if !errors.isEmpty { throw HTTPError.invalidFields(errors) }
         return body.platform
@@ -83,34 +83,34 @@ enum DeliveriesAPI {
     }
 
     static func validate(_ body: AckBody) throws -> [DeliveryAck] {
-        var errors: [HeraldHTTP.FieldError] = []
+        var errors: [FieldError] = []
         if !(1...1_000).contains(body.acks.count) {
-            errors.append(HeraldHTTP.FieldError(pointer: "/acks", detail: "must hold 1 to 1000 acks"))
+            errors.append(FieldError(pointer: "/acks", message: "must hold 1 to 1000 acks"))
         }
         var acks: [DeliveryAck] = []
         for (index, item) in body.acks.enumerated() {
             let pointer = "/acks/\(index)"
             if !isLeaseId(item.leaseId) {
                 errors.append(
-                    HeraldHTTP.FieldError(
+                    FieldError(
                         pointer: pointer + "/lease_id",
-                        detail: "required: the lease_id its claim returned (1 to 64 letters, digits, - or _)"))
+                        message: "required: the lease_id its claim returned (1 to 64 letters, digits, - or _)"))
             }
             guard let outcome = DeliveryAck.Outcome(rawValue: item.outcome) else {
                 errors.append(
-                    HeraldHTTP.FieldError(pointer: pointer + "/outcome", detail: "must be sent, retry or dead_token"))
+                    FieldError(pointer: pointer + "/outcome", message: "must be sent, retry or dead_token"))
                 continue
             }
             if item.id.isEmpty || item.id.utf8.count > 64 || !StorableText.isStorable(item.id) {
-                errors.append(HeraldHTTP.FieldError(pointer: pointer + "/id", detail: "must be 1 to 64 bytes"))
+                errors.append(FieldError(pointer: pointer + "/id", message: "must be 1 to 64 bytes"))
             }
             if let detail = item.detail, detail.utf8.count > 1_000 || !StorableText.isStorable(detail) {
                 errors.append(
-                    HeraldHTTP.FieldError(pointer: pointer + "/detail", detail: "at most 1000 bytes, without NUL"))
+                    FieldError(pointer: pointer + "/detail", message: "at most 1000 bytes, without NUL"))
             }
             if let delay = item.retryAfterSeconds, !(0...86_400).contains(delay) {
                 errors.append(
-                    HeraldHTTP.FieldError(pointer: pointer + "/retry_after_seconds", detail: "must be 0 to 86400"))
+                    FieldError(pointer: pointer + "/retry_after_seconds", message: "must be 0 to 86400"))
             }
             acks.append(
                 DeliveryAck(

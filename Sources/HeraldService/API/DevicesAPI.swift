@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldHTTP
+import HeraldObservability
 import HeraldPostgres
 
 /// `/v1/devices/{installation_id}`: register (token rotation, moving a token to its new owner), read, sign out.

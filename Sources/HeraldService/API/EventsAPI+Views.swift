@@ -1,6 +1,5 @@
 import Foundation
 import HeraldCore
-import HeraldHTTP
 import HeraldPostgres
 
 extension EventsAPI {

@@ -35,7 +35,7 @@ enum EventsAPI {
                 throw HTTPError.invalidField("/events", "must be an array of events")
             }
             if let other = members.keys.sorted().first(where: { $0 != "events" }) {
-                throw HTTPError.invalidField("/" + HeraldCore.FieldError.token(other), "is not a member of a batch")
+                throw HTTPError.invalidField("/" + FieldError.token(other), "is not a member of a batch")
             }
             (items, prefix) = (array, "/events")
         default:
@@ -90,11 +90,9 @@ enum EventsAPI {
         let summary = BatchResult(results: results)
         if summary.accepted > 0 { return try HTTPResponse.json(summary, status: .accepted) }
         if summary.duplicates > 0 { return try HTTPResponse.json(summary, status: .ok) }
-        var errors: [HeraldHTTP.FieldError] = []
+        var errors: [FieldError] = []
         for (result, (_, prefix)) in zip(results, events) {
-            errors += result.result.problems.map {
-                HeraldHTTP.FieldError(pointer: prefix + $0.pointer, detail: $0.detail)
-            }
+            errors += result.result.problems.map { $0.under(prefix) }
         }
         var problem = HTTPError.invalidFields(errors)
         problem.detail = "No event of the batch was accepted."

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldHTTP
+import HeraldObservability
 import HeraldPostgres
 
 /// `POST /v1/feedback`: dead-token reports from the delivery side, one report or an array of up to 1000, in
@@ -41,7 +42,7 @@ enum FeedbackAPI {
             }
             let now = context.clock()
             var reports: [FeedbackReport?] = []
-            var errors: [HeraldHTTP.FieldError] = []
+            var errors: [FieldError] = []
             for (entry, prefix) in entries {
                 switch entry.report(now: now, prefix: prefix) {
                 case .success(let report): reports.append(report)

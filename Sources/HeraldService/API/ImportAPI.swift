@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTP
+import HeraldObservability
 import HeraldPostgres
 
 /// `POST /v1/users:import`: bulk users (and their devices) as NDJSON, one user per line. Good lines load, bad lines

@@ -61,21 +61,21 @@ enum MeReceiptsAPI {
     }
 
     static func validate(_ body: ReceiptsBody) throws -> [ReceiptInput] {
-        var errors: [HeraldHTTP.FieldError] = []
-        if body.receipts.isEmpty { errors.append(.init(pointer: "/receipts", detail: "must not be empty")) }
+        var errors: [FieldError] = []
+        if body.receipts.isEmpty { errors.append(.init(pointer: "/receipts", message: "must not be empty")) }
         if body.receipts.count > maxReceipts {
-            errors.append(.init(pointer: "/receipts", detail: "at most \(maxReceipts) receipts per request"))
+            errors.append(.init(pointer: "/receipts", message: "at most \(maxReceipts) receipts per request"))
         }
         for (index, receipt) in body.receipts.enumerated() {
             if !ReadsAPI.isIdentifier(receipt.notificationId) {
-                errors.append(.init(pointer: "/receipts/\(index)/notification_id", detail: "must be 1 to 128 bytes"))
+                errors.append(.init(pointer: "/receipts/\(index)/notification_id", message: "must be 1 to 128 bytes"))
             }
             if !ReadsAPI.isIdentifier(receipt.device) {
-                errors.append(.init(pointer: "/receipts/\(index)/device", detail: "must be 1 to 128 bytes"))
+                errors.append(.init(pointer: "/receipts/\(index)/device", message: "must be 1 to 128 bytes"))
             }
             if !["displayed", "opened", "dismissed"].contains(receipt.event) {
                 errors.append(
-                    .init(pointer: "/receipts/\(index)/event", detail: "must be displayed, opened or dismissed"))
+                    .init(pointer: "/receipts/\(index)/event", message: "must be displayed, opened or dismissed"))
             }
         }
         if !errors.isEmpty { throw HTTPError.invalidFields(errors) }

@@ -54,22 +54,22 @@ enum ReadsAPI {
     }
 
     static func validate(_ body: ReadBody, userId: String) throws -> ReadRequest {
-        var errors: [HeraldHTTP.FieldError] = []
+        var errors: [FieldError] = []
         let items = body.itemIds ?? []
         if items.isEmpty && body.threadId == nil {
-            errors.append(HeraldHTTP.FieldError(pointer: "", detail: "name item_ids or a thread_id"))
+            errors.append(FieldError(pointer: "", message: "name item_ids or a thread_id"))
         }
         if items.count > maxItems {
-            errors.append(HeraldHTTP.FieldError(pointer: "/item_ids", detail: "at most \(maxItems) items"))
+            errors.append(FieldError(pointer: "/item_ids", message: "at most \(maxItems) items"))
         }
         for (index, item) in items.enumerated() where !isIdentifier(item) {
-            errors.append(HeraldHTTP.FieldError(pointer: "/item_ids/\(index)", detail: "must be 1 to 128 bytes"))
+            errors.append(FieldError(pointer: "/item_ids/\(index)", message: "must be 1 to 128 bytes"))
         }
         if let thread = body.threadId, !isIdentifier(thread) {
-            errors.append(HeraldHTTP.FieldError(pointer: "/thread_id", detail: "must be 1 to 128 bytes"))
+            errors.append(FieldError(pointer: "/thread_id", message: "must be 1 to 128 bytes"))
         }
         if let device = body.device, !isIdentifier(device) {
-            errors.append(HeraldHTTP.FieldError(pointer: "/device", detail: "must be 1 to 128 bytes"))
+            errors.append(FieldError(pointer: "/device", message: "must be 1 to 128 bytes"))
         }
         if !errors.isEmpty { throw HTTPError.invalidFields(errors) }
         return ReadRequest(userId: userId, itemIds: items, threadId: body.threadId, device: body.device)

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTP
+import HeraldObservability
 import HeraldPostgres
 
 /// `/v1/users/{id}`: create or replace a profile, read it with its devices, delete it with everything attached.

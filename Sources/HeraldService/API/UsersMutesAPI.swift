@@ -38,7 +38,7 @@ enum UsersMutesAPI {
         let now = context.clock()
         let mute = MuteRequest(scope: scope, key: body.key, until: body.until)
         let errors = mute.validate(now: now)
-        if !errors.isEmpty { throw HTTPError.invalidFields(errors.map { HeraldHTTP.FieldError($0) }) }
+        if !errors.isEmpty { throw HTTPError.invalidFields(errors) }
         let (record, created) = try context.pool.withConnectionBlocking { connection in
             try UsersAPI.requireUser(id, on: connection)
             if scope == .category, let key = mute.key,

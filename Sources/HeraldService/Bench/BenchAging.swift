@@ -13,37 +13,6 @@ enum BenchAging {
         var seconds: Double
     }
 
-    static let fillDay = Query(
-        name: "bench_history_day",
-        sql: """
-            WITH e AS (
-                INSERT INTO events (seq, source, id, category_id, body_hash, document, state, accepted_at, decided_at,
-                                    recipients_decided)
-                SELECT ($1::bigint << 44) + n, 'bench-history', 'h' || $1 || '-' || n, 'bench.message',
-                       repeat('a', 64), '{"data":{"text":"an old message"}}', 'decided',
-                       to_timestamp($1 * 86400.0 + n % 86400), to_timestamp($1 * 86400.0 + n % 86400), 1
-                FROM generate_series(1, $2::integer) AS n
-                RETURNING seq, source, id, body_hash, accepted_at
-            ),
-            k AS (INSERT INTO event_keys SELECT source, id, seq, body_hash, accepted_at FROM e),
-            d AS (
-                INSERT INTO decisions (event_seq, user_id, outcome, notification_id, delivery_ids, item_id,
-                                       decided_at, read_at, feed_seq)
-                SELECT seq, 'u' || ((seq & 17592186044415) % $3), 'delivered', 'hn-' || seq,
-                       ARRAY['hd-' || seq || '-0', 'hd-' || seq || '-1'], 'hi-' || seq, accepted_at, accepted_at,
-                       NULL
-                FROM e
-            )
-            INSERT INTO deliveries (id, notification_id, user_id, installation_id, platform, environment, token, kind,
-                                    headers, body, priority, created_at, available_at, expires_at, state, finished_at,
-                                    stored_day)
-            SELECT 'hd-' || seq || '-' || slot, 'hn-' || seq, 'u' || ((seq & 17592186044415) % $3),
-                   'i' || ((seq & 17592186044415) % $3) || '-' || slot, 'apns', 'production', repeat('a', 64), 'alert',
-                   '{"apns-push-type":"alert","apns-priority":"10"}', repeat('x', 180), 10, accepted_at, accepted_at,
-                   accepted_at + interval '1 day', 'sent', accepted_at, $1
-            FROM e, generate_series(0, 1) AS slot
-            """)
-
     /// Writes the history: the days before yesterday, so that one day of retention drops all of it. With no days,
     /// the aged run is a control: the same second run over no history.
     static func fill(_ service: BenchService, days: Int, eventsPerDay: Int, users: Int) throws -> History {
@@ -57,15 +26,12 @@ enum BenchAging {
         }
         for day in stride(from: first, through: today - 2, by: 1) {
             try service.database { connection -> Void in
-                _ = try connection.query(fillDay, [day, eventsPerDay, users])
+                try BenchRepository.writeHistoryDay(day, events: eventsPerDay, users: users, on: connection)
             }
         }
         // Past days are long written, checkpointed and vacuumed in a real installation: so are they here, so the
         // aged run measures the tables' age, not the background work of having just written them.
-        try service.database { connection -> Void in
-            _ = try connection.query(Query(unsafeSQL: "VACUUM (ANALYZE) events, decisions, deliveries, event_keys"))
-            _ = try connection.query(Query(unsafeSQL: "CHECKPOINT"))
-        }
+        try service.database { try BenchRepository.settleHistory(on: $0) }
         return History(days: days, eventsPerDay: eventsPerDay, seconds: BenchStatistics.seconds(since: start))
     }
 

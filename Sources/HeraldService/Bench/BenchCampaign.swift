@@ -47,7 +47,7 @@ enum BenchCampaign {
         var started = ContinuousClock.now
         let zones = try loadPopulation(service, users: users)
         let loadSeconds = BenchStatistics.seconds(since: started)
-        let recipients = Int(try service.number("SELECT count(*)::float8 FROM users"))
+        let recipients = try service.database { try BenchRepository.userCount(on: $0) }
         _ = service.send(
             .post, "/v1/categories",
             body:
@@ -64,8 +64,7 @@ enum BenchCampaign {
         let plan = service.send(.post, "/v1/campaigns", body: campaign(id: "bench-plan", date: format(now + 86_400)))
         let planSeconds = BenchStatistics.seconds(since: started)
         guard plan.status == 201 else { throw failure("planning answered \(plan.status)") }
-        let waves = Int(
-            try service.number("SELECT count(*)::float8 FROM campaign_waves WHERE campaign_id = 'bench-plan'"))
+        let waves = try service.database { try BenchRepository.waveCount(campaignId: "bench-plan", on: $0) }
         _ = service.send(.post, "/v1/campaigns/bench-plan/cancel", body: "")
 
         let fanOut = service.send(
@@ -89,44 +88,12 @@ enum BenchCampaign {
     /// Inserts `users` campaign users round-robin over up to 400 zones the service knows (every 50th without a
     /// zone), each with one APNs device; returns the number of zones used.
     private static func loadPopulation(_ service: BenchService, users: Int) throws -> Int {
-        let candidates = try service.database { connection in
-            try connection.query(
-                Query(
-                    unsafeSQL: """
-                        SELECT name FROM pg_timezone_names
-                        WHERE name LIKE '%/%' AND name NOT LIKE 'posix/%' AND name NOT LIKE 'Etc/%'
-                          AND name NOT LIKE 'SystemV/%' AND name NOT LIKE 'US/%' AND name NOT LIKE 'right/%'
-                        ORDER BY name
-                        """)
-            ).map { try $0.string(0) }
-        }
+        let candidates = try service.database { try BenchRepository.zoneNames(on: $0) }
         let zones = Array(candidates.filter { service.context.zones.zone($0) != nil }.prefix(400))
         guard !zones.isEmpty else { throw failure("no zone of the database is known to the tz data") }
         let now = service.context.clock()
         try service.database { connection in
-            try connection.transaction { connection in
-                _ = try connection.execute(
-                    Query(
-                        name: "bench_campaign_users",
-                        sql: """
-                            INSERT INTO users (id, locale, time_zone, created_at, updated_at)
-                            SELECT 'c' || lpad(i::text, 7, '0'), 'en',
-                                   CASE WHEN i % 50 = 0 THEN NULL ELSE ($1::text[])[1 + i % cardinality($1::text[])] END,
-                                   $3::timestamptz, $3::timestamptz
-                            FROM generate_series(0, $2::int - 1) AS i
-                            """), [PipelineArray(zones), users, now])
-                _ = try connection.execute(
-                    Query(
-                        name: "bench_campaign_devices",
-                        sql: """
-                            INSERT INTO devices (installation_id, user_id, platform, token, app_id, last_registered_at,
-                                                 created_at)
-                            SELECT 'ios-' || id, id, 'apns', md5(id) || md5('x' || id), 'com.example.app', $1::timestamptz, $1::timestamptz
-                            FROM users WHERE id LIKE 'c%'
-                            """), [now])
-            }
-            _ = try connection.execute(Query(unsafeSQL: "ANALYZE users"), [])
-            _ = try connection.execute(Query(unsafeSQL: "ANALYZE devices"), [])
+            try BenchRepository.insertCampaignPopulation(users: users, zones: zones, at: now, on: connection)
         }
         return zones.count
     }

@@ -5,14 +5,6 @@ import HeraldPostgres
 /// delivery rows and state are committed (they commit together), so the delay from `accepted_at` to the moment
 /// the watcher sees it is the end-to-end latency, give or take one polling interval.
 enum BenchLatencyWatch {
-    static let decidedSince = Query(
-        name: "bench_decided_since",
-        sql: """
-            SELECT seq, extract(epoch FROM accepted_at)::float8 FROM events
-            WHERE seq >= $1 AND source = $2 AND state = 'decided'
-            ORDER BY seq
-            """)
-
     /// Polls every `interval` seconds until `expected` events of `source`, numbered from `firstSeq` on, were seen
     /// decided or `timeout` passes; returns each event's delay in milliseconds.
     static func delays(
@@ -25,10 +17,10 @@ enum BenchLatencyWatch {
             var low = firstSeq
             let start = ContinuousClock.now
             while delays.count < expected, BenchStatistics.seconds(since: start) < timeout {
-                let rows = try connection.query(decidedSince, [low, source])
+                let rows = try BenchRepository.decidedEvents(source: source, from: low, on: connection)
                 let observed = Date().timeIntervalSince1970
-                for row in rows where seen.insert(try row.int(0)).inserted {
-                    delays.append((observed - (try row.double(1))) * 1000)
+                for row in rows where seen.insert(row.seq).inserted {
+                    delays.append((observed - row.acceptedAt) * 1000)
                 }
                 while seen.remove(low) != nil { low += 1 }
                 Thread.sleep(forTimeInterval: interval)

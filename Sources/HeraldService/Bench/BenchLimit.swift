@@ -15,35 +15,10 @@ enum BenchLimit {
         var seconds: Double
     }
 
-    static let copyDeliveries = Query(
-        name: "bench_copy_deliveries",
-        sql: """
-            COPY deliveries (id, notification_id, event_source, event_id, user_id, installation_id, platform,
-                             environment, token, kind, headers, body, collapse_id, coalesce_key, priority, created_at,
-                             available_at, expires_at)
-            FROM STDIN
-            """)
-    static let copyDecisions = Query(
-        name: "bench_copy_decisions",
-        sql: """
-            COPY decisions (event_seq, user_id, outcome, detail, deliver_at, notification_id, collapse_id, badge,
-                            delivery_ids, item_id, thread_id, counts_unread, decided_at, read_at)
-            FROM STDIN
-            """)
-    static let markDecided = Query(
-        name: "bench_mark_decided",
-        sql: """
-            UPDATE events SET state = 'decided', decided_at = $3, recipients_decided = 1
-            WHERE seq BETWEEN $1 AND $2
-            """)
-
     /// Writes the rows for the pending events of `source` in batches of `batch` from `writers` threads.
     static func run(_ service: BenchService, source: String, users: Int, batch: Int, writers: Int) throws -> Figures {
         // Seqs carry their day in the high bits, so the batches are cut from the list of seqs, not a span.
-        let seqs = try service.database { connection in
-            try connection.query(Query(unsafeSQL: "SELECT seq FROM events WHERE source = '\(source)' ORDER BY seq"))
-                .map { try $0.int(0) }
-        }
+        let seqs = try service.database { try BenchRepository.eventSeqs(source: source, on: $0) }
         let ranges = stride(from: 0, to: seqs.count, by: batch).map { Array(seqs[$0..<min($0 + batch, seqs.count)]) }
         let lanes = max(1, writers)
         let start = ContinuousClock.now
@@ -73,7 +48,7 @@ enum BenchLimit {
         do {
             _ = try connection.pipeline([PipelineRepository.beginQuery])
             var written = 0
-            try connection.copyIn(copyDeliveries) { copy in
+            try connection.copyIn(BenchRepository.copyDeliveries) { copy in
                 for seq in range {
                     let user = seq % users
                     for slot in 0..<BenchPopulation.deviceCount(user) {
@@ -86,7 +61,7 @@ enum BenchLimit {
                     }
                 }
             }
-            try connection.copyIn(copyDecisions) { copy in
+            try connection.copyIn(BenchRepository.copyDecisions) { copy in
                 for seq in range {
                     let user = seq % users
                     let ids = (0..<BenchPopulation.deviceCount(user)).map { "d-\(seq)-\($0)" }
@@ -100,7 +75,7 @@ enum BenchLimit {
                 }
             }
             var queries = try RecipientStateRepository.writeQueries(state, now: now)
-            queries.append(BoundQuery(markDecided, [range.first!, range.last!, now]))
+            queries.append(BenchRepository.markDecidedQuery(from: range.first!, through: range.last!, at: now))
             queries.append(PipelineRepository.commitQuery)
             _ = try connection.pipeline(queries)
             return written

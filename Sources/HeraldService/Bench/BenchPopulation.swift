@@ -61,14 +61,7 @@ struct BenchPopulation {
             start = end
         }
         let now = service.context.clock()
-        _ = try service.database { connection in
-            try connection.execute(
-                Query(
-                    unsafeSQL: """
-                        INSERT INTO user_preferences (user_id, category_id, setting, updated_at)
-                        SELECT id, 'promo.offer', 'off', $1::timestamptz FROM users WHERE right(id, 1) IN ('3', '8')
-                        """), [now])
-        }
+        try service.database { try BenchRepository.turnPromotionsOff(at: now, on: $0) }
     }
 
     /// A category with an English template.

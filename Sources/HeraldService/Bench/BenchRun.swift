@@ -48,8 +48,9 @@ struct BenchRun {
         defer { running?.stop() }
         try service.waitForDrain()
         let pipelineSeconds = BenchStatistics.seconds(since: started)
-        let deliveries = Int(
-            try service.number("SELECT count(*)::float8 FROM deliveries WHERE event_source = 'bench-pipeline'"))
+        let deliveries = try service.database {
+            try BenchRepository.deliveryCount(eventSource: "bench-pipeline", on: $0)
+        }
         let pipelineRate = BenchStatistics.rate(sizes.pipelineEvents, seconds: pipelineSeconds)
         let pipelineDeliveries = BenchStatistics.rate(deliveries, seconds: pipelineSeconds)
         let ratio = limitRate > 0 ? pipelineRate / limitRate : 0
@@ -148,9 +149,7 @@ struct BenchRun {
         let bodies = stride(from: 0, to: count, by: 10).map {
             population.eventBatch(source: source, $0..<($0 + 10))
         }
-        let firstSeq = try service.database { connection in
-            try connection.query(Query(unsafeSQL: "SELECT COALESCE(max(seq), 0) + 1 FROM events")).single().int(0)
-        }
+        let firstSeq = try service.database { try BenchRepository.nextEventSeq(on: $0) }
         let lanes = try BenchThreads.run(2) { [service] lane in
             if lane == 0 {
                 return try client.steady(bodies: bodies, interval: 0.01, connections: 4)

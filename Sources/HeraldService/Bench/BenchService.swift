@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTP
+import HeraldObservability
 import HeraldPostgres
 import HeraldText
 
@@ -79,22 +80,15 @@ final class BenchService: Sendable {
         try context.pool.withConnectionBlocking(body)
     }
 
-    /// One number from a query.
-    func number(_ sql: String) throws -> Double {
-        try database { connection in try connection.query(Query(unsafeSQL: sql)).single().double(0) }
-    }
-
     /// One setting of the server.
     func setting(_ name: String) throws -> String {
-        try database { connection in
-            try connection.query(Query(unsafeSQL: "SELECT current_setting('\(name)')")).single().string(0)
-        }
+        try database { try BenchRepository.setting(name, on: $0) }
     }
 
     /// Waits until no event is pending, polling.
     func waitForDrain(timeoutSeconds: Double = 600) throws {
         let start = ContinuousClock.now
-        while try number("SELECT count(*)::float8 FROM events WHERE state = 'pending'") > 0 {
+        while try database({ try BenchRepository.pendingEventCount(on: $0) }) > 0 {
             guard BenchStatistics.seconds(since: start) < timeoutSeconds else {
                 throw ServiceStartError(message: "bench: the pipeline did not drain in time")
             }

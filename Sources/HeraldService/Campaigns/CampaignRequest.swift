@@ -47,9 +47,9 @@ struct CampaignRequest: Sendable {
     /// The request, or a 422 naming every invalid member.
     static func parse(_ tree: Tree, zones: ICUZoneDirectory) throws -> CampaignRequest {
         guard case .object(let body) = tree else { throw HTTPError.invalidField("", "must be a JSON object") }
-        var errors: [HeraldHTTP.FieldError] = []
+        var errors: [FieldError] = []
         func fail(_ pointer: String, _ detail: String) {
-            errors.append(HeraldHTTP.FieldError(pointer: pointer, detail: detail))
+            errors.append(FieldError(pointer: pointer, message: detail))
         }
         func string(_ name: String, required: Bool) -> String? {
             switch body[name] {
@@ -61,7 +61,7 @@ struct CampaignRequest: Sendable {
             return nil
         }
         for name in body.keys.sorted() where !members.contains(name) {
-            fail("/" + HeraldCore.FieldError.token(name), "is not a member of a campaign")
+            fail("/" + FieldError.token(name), "is not a member of a campaign")
         }
         let id = string("id", required: false)
         if let id, !isCampaignId(id) { fail("/id", "must be 1 to 64 of letters, digits, '.', '_', '-'") }

@@ -1,5 +1,5 @@
 import Foundation
-import HeraldHTTP
+import HeraldObservability
 
 /// Builds the campaign runner of `herald serve` as configured.
 enum CampaignService {

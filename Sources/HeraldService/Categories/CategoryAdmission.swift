@@ -37,14 +37,14 @@ enum CategoryAdmission: Sendable, Hashable {
             return HTTPError(
                 status: .unprocessableContent, type: "unknown-category", title: "Unknown category",
                 detail: "No category has the id '\(id)'.", pointer: "/category",
-                errors: [HeraldHTTP.FieldError(pointer: "/category", detail: "is not a category", code: reason)])
+                errors: [FieldError(pointer: "/category", code: reason, message: "is not a category")])
         case .archived(let id):
             return HTTPError(
                 status: .unprocessableContent, type: "archived-category", title: "Archived category",
                 detail: "The category '\(id)' is archived and accepts no events; restore it with "
                     + "POST /v1/categories/\(id)/restore.",
                 pointer: "/category",
-                errors: [HeraldHTTP.FieldError(pointer: "/category", detail: "is archived", code: reason)])
+                errors: [FieldError(pointer: "/category", code: reason, message: "is archived")])
         }
     }
 }

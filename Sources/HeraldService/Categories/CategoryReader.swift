@@ -20,7 +20,7 @@ struct CategoryReader {
     static let maxLocaleLength = 64
     static let maxKeyTemplateLength = 256
 
-    private(set) var errors: [HeraldHTTP.FieldError] = []
+    private(set) var errors: [FieldError] = []
 
     /// The category in `body`; `pathId` is the id from the URL when there is one (it must then agree).
     mutating func category(from body: HeraldHTTP.JSONValue, pathId: String?) -> Category {
@@ -77,7 +77,7 @@ struct CategoryReader {
     }
 
     mutating func fail(_ pointer: String, _ code: String, _ detail: String, offset: Int? = nil) {
-        errors.append(HeraldHTTP.FieldError(pointer: pointer, detail: detail, code: code, offset: offset))
+        errors.append(FieldError(pointer: pointer, code: code, message: detail, offset: offset))
     }
 
     private mutating func collapse(_ value: HeraldHTTP.JSONValue?) -> Category.CollapseRule? {

@@ -12,13 +12,13 @@ struct CategoryValidator: Sendable {
     let renderer: ICUMessageRenderer
 
     /// Throws a 422 listing every invalid member, the reader's `readingErrors` included.
-    func check(_ category: Category, readingErrors: [HeraldHTTP.FieldError] = []) throws(HTTPError) {
+    func check(_ category: Category, readingErrors: [FieldError] = []) throws(HTTPError) {
         let errors = self.errors(in: category, readingErrors: readingErrors)
         if !errors.isEmpty { throw HTTPError.invalidFields(errors) }
     }
 
     /// The reader's errors, then the domain's for members the reader did not already reject.
-    func errors(in category: Category, readingErrors: [HeraldHTTP.FieldError]) -> [HeraldHTTP.FieldError] {
+    func errors(in category: Category, readingErrors: [FieldError]) -> [FieldError] {
         var errors = readingErrors
         let rejected = readingErrors.map(\.pointer)
         func alreadyRejected(_ pointer: String) -> Bool {
@@ -26,17 +26,15 @@ struct CategoryValidator: Sendable {
         }
         for error in category.validate(checker: renderer) + extraErrors(in: category)
         where !alreadyRejected(error.pointer) {
-            errors.append(
-                HeraldHTTP.FieldError(
-                    pointer: error.pointer, detail: error.message, code: error.code, offset: error.offset))
+            errors.append(error)
         }
         return errors
     }
 
     /// Rules beyond the domain's own: a collapse key must be able to fit an APNs collapse id, and the whole
     /// document must stay within the size the API accepts in one request.
-    private func extraErrors(in category: Category) -> [HeraldCore.FieldError] {
-        var errors: [HeraldCore.FieldError] = []
+    private func extraErrors(in category: Category) -> [FieldError] {
+        var errors: [FieldError] = []
         if let rule = category.collapse, let template = try? KeyTemplate(rule.keyTemplate) {
             // Each placeholder renders to at least one byte (an empty value means no key at all).
             let minimum = template.parts.reduce(0) { total, part in
@@ -47,7 +45,7 @@ struct CategoryValidator: Sendable {
             }
             if minimum > CollapseIdentifier.apnsMaxBytes {
                 errors.append(
-                    HeraldCore.FieldError(
+                    FieldError(
                         pointer: "/collapse/key_template", code: "too_long",
                         message: "renders to at least \(minimum) bytes; APNs collapse ids are at most "
                             + "\(CollapseIdentifier.apnsMaxBytes) bytes"))
@@ -55,7 +53,7 @@ struct CategoryValidator: Sendable {
         }
         if let size = try? JSONEncoder().encode(category).count, size > Self.maxDocumentBytes {
             errors.append(
-                HeraldCore.FieldError(
+                FieldError(
                     pointer: "", code: "too_large",
                     message: "the category document would be \(size) bytes; at most \(Self.maxDocumentBytes)"))
         }

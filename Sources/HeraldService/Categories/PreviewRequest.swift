@@ -32,9 +32,9 @@ struct PreviewRequest: Sendable {
             throw HTTPError.invalidField("", "The body must be a JSON object.")
         }
         var request = PreviewRequest()
-        var errors: [HeraldHTTP.FieldError] = []
+        var errors: [FieldError] = []
         func fail(_ pointer: String, _ code: String, _ detail: String) {
-            errors.append(HeraldHTTP.FieldError(pointer: pointer, detail: detail, code: code))
+            errors.append(FieldError(pointer: pointer, code: code, message: detail))
         }
         func text(_ name: String, maxBytes: Int) -> String? {
             switch members[name] {

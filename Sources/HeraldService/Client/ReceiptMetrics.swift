@@ -1,5 +1,5 @@
 import Foundation
-import HeraldHTTP
+import HeraldObservability
 
 /// Receipts per category and event in `/metrics`: `herald_receipts_total{category, event}`; the opened/displayed
 /// ratio of a category is `rate(…{event="opened"}) / rate(…{event="displayed"})`.

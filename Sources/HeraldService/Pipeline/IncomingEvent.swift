@@ -31,17 +31,17 @@ struct IncomingEvent: Sendable {
     /// A parsed event, or every problem found in it.
     enum Parsed: Sendable {
         case event(IncomingEvent)
-        case invalid([HeraldHTTP.FieldError])
+        case invalid([FieldError])
     }
 
     /// Validates one event object; every problem is reported, each with its pointer inside the event.
     static func parse(_ value: Tree, extraMembers: Set<String> = []) -> Parsed {
         guard case .object(let members) = value else {
-            return .invalid([HeraldHTTP.FieldError(pointer: "", detail: "must be a JSON object")])
+            return .invalid([FieldError(pointer: "", message: "must be a JSON object")])
         }
         var reader = EventFieldReader(members: members)
         for name in members.keys.sorted() where !Self.members.contains(name) && !extraMembers.contains(name) {
-            reader.fail("/" + HeraldCore.FieldError.token(name), "is not a member of an event")
+            reader.fail("/" + FieldError.token(name), "is not a member of an event")
         }
         let id = reader.string("id", required: true)
         let source = reader.string("source", required: true)
@@ -78,17 +78,17 @@ struct IncomingEvent: Sendable {
         guard reader.errors.isEmpty, source != nil, occurredAt != nil else { return .invalid(reader.errors) }
         let document = EventDocument.encode(event)
         return .event(
-            IncomingEvent(event: event, document: document, bodyHash: HeraldHTTP.SHA256.hexDigest(document)))
+            IncomingEvent(event: event, document: document, bodyHash: SHA256.hex(document)))
     }
 }
 
 /// Reads the members of one event object, collecting errors as it goes.
 struct EventFieldReader {
     let members: [String: HeraldHTTP.JSONValue]
-    var errors: [HeraldHTTP.FieldError] = []
+    var errors: [FieldError] = []
 
     mutating func fail(_ pointer: String, _ detail: String) {
-        errors.append(HeraldHTTP.FieldError(pointer: pointer, detail: detail))
+        errors.append(FieldError(pointer: pointer, message: detail))
     }
 
     func hasError(at pointer: String) -> Bool { errors.contains { $0.pointer == pointer } }
@@ -115,7 +115,7 @@ struct EventFieldReader {
             userIds = strings(items, pointer: "/recipients")
         case .object(let object)?:
             for name in object.keys where name != "user_ids" && name != "topic" {
-                fail("/recipients/" + HeraldCore.FieldError.token(name), "is not a member of recipients")
+                fail("/recipients/" + FieldError.token(name), "is not a member of recipients")
             }
             switch object["user_ids"] {
             case .array(let items)?: userIds = strings(items, pointer: "/recipients/user_ids")

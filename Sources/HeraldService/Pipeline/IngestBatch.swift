@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldHTTP
 import HeraldPostgres
 
@@ -24,23 +25,23 @@ struct IngestBatch: Sendable {
         var status: Status
         var acceptedAt: Date?
         /// Why an invalid event was refused.
-        var errors: [HeraldHTTP.FieldError] = []
+        var errors: [FieldError] = []
 
         /// Why the event was refused, as field errors relative to the event; empty when it is stored.
-        var problems: [HeraldHTTP.FieldError] {
+        var problems: [FieldError] {
             switch status {
             case .accepted, .duplicate: []
             case .conflict:
-                [HeraldHTTP.FieldError(pointer: "/id", detail: "was accepted earlier with a different body")]
-            case .unknownCategory: [HeraldHTTP.FieldError(pointer: "/category", detail: "no category has this id")]
-            case .archivedCategory: [HeraldHTTP.FieldError(pointer: "/category", detail: "the category is archived")]
+                [FieldError(pointer: "/id", message: "was accepted earlier with a different body")]
+            case .unknownCategory: [FieldError(pointer: "/category", message: "no category has this id")]
+            case .archivedCategory: [FieldError(pointer: "/category", message: "the category is archived")]
             case .invalid: errors
             }
         }
     }
 
     private enum Item: Sendable {
-        case invalid([HeraldHTTP.FieldError])
+        case invalid([FieldError])
         /// The event stored as `rows[row]`, or repeating it when `repeats`.
         case event(source: String, id: String, hash: String, row: Int, repeats: Bool)
     }

@@ -1,5 +1,5 @@
 import Foundation
-import HeraldHTTP
+import HeraldObservability
 import Synchronization
 
 /// The pipeline's metrics: counters through the shared registry, gauges from values the workers refresh.

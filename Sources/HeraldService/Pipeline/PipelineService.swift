@@ -1,5 +1,5 @@
 import Foundation
-import HeraldHTTP
+import HeraldObservability
 import HeraldPostgres
 
 /// Builds the pipeline workers of `herald serve` as configured.

@@ -1,6 +1,6 @@
 import Foundation
 import HeraldCore
-import HeraldHTTP
+import HeraldObservability
 import HeraldPostgres
 
 /// One worker: on its own thread, claims and decides batches until the queue is empty, then sleeps until a

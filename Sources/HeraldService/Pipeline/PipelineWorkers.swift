@@ -1,6 +1,6 @@
 import Foundation
 import HeraldCore
-import HeraldHTTP
+import HeraldObservability
 import HeraldPostgres
 import Synchronization
 

@@ -58,36 +58,37 @@ struct DeviceBody: Decodable {
         installationId: String, ownerId: String? = nil, now: Date, validator: inout RecipientValidator,
         prefix: String = ""
     ) -> Result<Device, ValidationFailure> {
-        var errors: [HeraldHTTP.FieldError] = []
+        var errors: [FieldError] = []
         let userId = ownerId ?? userId ?? ""
         if ownerId == nil, !OpaqueIdentifier.isValid(userId) {
             let detail = self.userId == nil ? "is required" : OpaqueIdentifier.rule()
-            errors.append(.init(pointer: prefix + "/user_id", detail: detail))
+            errors.append(.init(pointer: prefix + "/user_id", message: detail))
         }
         if ownerId != nil, let userId = self.userId, userId != ownerId {
-            errors.append(.init(pointer: prefix + "/user_id", detail: "must be absent or the line's user id"))
+            errors.append(.init(pointer: prefix + "/user_id", message: "must be absent or the line's user id"))
         }
         let platform = Device.Platform(rawValue: platform)
         if platform == nil {
-            errors.append(.init(pointer: prefix + "/platform", detail: "must be one of apns, fcm, webpush, wns"))
+            errors.append(.init(pointer: prefix + "/platform", message: "must be one of apns, fcm, webpush, wns"))
         }
         let environment = Device.Environment(rawValue: environment ?? "production")
         if environment == nil {
-            errors.append(.init(pointer: prefix + "/environment", detail: "must be production or sandbox"))
+            errors.append(.init(pointer: prefix + "/environment", message: "must be production or sandbox"))
         } else if environment == .sandbox, platform != nil, platform != .apns {
-            errors.append(.init(pointer: prefix + "/environment", detail: "only APNs devices have a sandbox"))
+            errors.append(.init(pointer: prefix + "/environment", message: "only APNs devices have a sandbox"))
         }
         let token = platform.flatMap { checkedToken(for: $0, prefix: prefix + "/token", errors: &errors) }
         if !RecipientValidator.isPlainText(appId, maxLength: Self.maxAppIdLength) {
             errors.append(
-                .init(pointer: prefix + "/app_id", detail: "must be 1 to 255 characters without control characters"))
+                .init(pointer: prefix + "/app_id", message: "must be 1 to 255 characters without control characters"))
         } else if platform == .apns, !appId.utf8.allSatisfy(Self.isBundleIdCharacter) {
-            errors.append(.init(pointer: prefix + "/app_id", detail: "must be a bundle id (A-Z a-z 0-9 . -)"))
+            errors.append(.init(pointer: prefix + "/app_id", message: "must be a bundle id (A-Z a-z 0-9 . -)"))
         }
         let locale = locale.flatMap { validator.locale($0, at: prefix + "/locale", into: &errors) }
         if let appVersion, !RecipientValidator.isPlainText(appVersion, maxLength: Self.maxAppVersionLength) {
             errors.append(
-                .init(pointer: prefix + "/app_version", detail: "must be 1 to 64 characters without control characters")
+                .init(
+                    pointer: prefix + "/app_version", message: "must be 1 to 64 characters without control characters")
             )
         }
         guard errors.isEmpty, let platform, let environment, let token else {
@@ -102,21 +103,21 @@ struct DeviceBody: Decodable {
     }
 
     private func checkedToken(
-        for platform: Device.Platform, prefix: String, errors: inout [HeraldHTTP.FieldError]
+        for platform: Device.Platform, prefix: String, errors: inout [FieldError]
     ) -> (token: String, keys: Device.WebPushKeys?)? {
         switch (platform, token) {
         case (.webpush, .text):
-            errors.append(.init(pointer: prefix, detail: "must be a Web Push subscription {endpoint, p256dh, auth}"))
+            errors.append(.init(pointer: prefix, message: "must be a Web Push subscription {endpoint, p256dh, auth}"))
             return nil
         case (.webpush, .webPush(let endpoint, let p256dh, let auth)):
             let keyErrors = DeviceTokenShape.webPushKeyErrors(p256dh: p256dh, auth: auth)
-            errors.append(contentsOf: keyErrors.map { HeraldHTTP.FieldError($0, under: prefix) })
+            errors.append(contentsOf: keyErrors.map { $0.under(prefix) })
             guard case .valid(let canonical) = check(endpoint, platform: platform, prefix: prefix, errors: &errors),
                 keyErrors.isEmpty
             else { return nil }
             return (canonical, Device.WebPushKeys(p256dh: p256dh, auth: auth))
         case (_, .webPush):
-            errors.append(.init(pointer: prefix, detail: "must be a string for platform \(platform.rawValue)"))
+            errors.append(.init(pointer: prefix, message: "must be a string for platform \(platform.rawValue)"))
             return nil
         case (_, .text(let text)):
             guard case .valid(let canonical) = check(text, platform: platform, prefix: prefix, errors: &errors) else {
@@ -127,10 +128,10 @@ struct DeviceBody: Decodable {
     }
 
     private func check(
-        _ token: String, platform: Device.Platform, prefix: String, errors: inout [HeraldHTTP.FieldError]
+        _ token: String, platform: Device.Platform, prefix: String, errors: inout [FieldError]
     ) -> DeviceTokenShape.Verdict {
         let verdict = DeviceTokenShape.canonical(token, platform: platform)
-        if case .invalid(let error) = verdict { errors.append(HeraldHTTP.FieldError(error, under: prefix)) }
+        if case .invalid(let error) = verdict { errors.append(error.under(prefix)) }
         return verdict
     }
 

@@ -42,7 +42,7 @@ struct FeedbackEntry: Decodable {
 
     /// The report, `nil` for a platform Herald does not push to, or the problems (pointers under `prefix`).
     func report(now: Date, prefix: String) -> Result<FeedbackReport?, ValidationFailure> {
-        var errors: [HeraldHTTP.FieldError] = []
+        var errors: [FieldError] = []
         let reportedReason: String
         var platform: Device.Platform?
         var knownPlatform = true
@@ -52,21 +52,21 @@ struct FeedbackEntry: Decodable {
                 platform = Device.Platform(rawValue: name)
                 if platform == nil {
                     errors.append(
-                        .init(pointer: prefix + "/platform", detail: "must be one of apns, fcm, webpush, wns"))
+                        .init(pointer: prefix + "/platform", message: "must be one of apns, fcm, webpush, wns"))
                 }
             }
         } else if let error {
             // gorush: the platform is its own name, and the token is the only way to find the device.
             reportedReason = error
             guard let name = self.platform else {
-                return .failure(.init(errors: [.init(pointer: prefix + "/platform", detail: "is required")]))
+                return .failure(.init(errors: [.init(pointer: prefix + "/platform", message: "is required")]))
             }
             platform = FeedbackReport.platform(gorushName: name)
             knownPlatform = platform != nil
-            if token == nil { errors.append(.init(pointer: prefix + "/token", detail: "is required")) }
+            if token == nil { errors.append(.init(pointer: prefix + "/token", message: "is required")) }
         } else {
             return .failure(
-                .init(errors: [.init(pointer: prefix + "/reason", detail: "is required (or error, from gorush)")]))
+                .init(errors: [.init(pointer: prefix + "/reason", message: "is required (or error, from gorush)")]))
         }
         let target = self.target(platform: platform, prefix: prefix, errors: &errors)
         guard errors.isEmpty else { return .failure(ValidationFailure(errors: errors)) }
@@ -75,35 +75,36 @@ struct FeedbackEntry: Decodable {
     }
 
     private func target(
-        platform: Device.Platform?, prefix: String, errors: inout [HeraldHTTP.FieldError]
+        platform: Device.Platform?, prefix: String, errors: inout [FieldError]
     ) -> FeedbackReport.Target? {
         switch (installationId, token) {
         case (let id?, nil):
             guard OpaqueIdentifier.isValid(id) else {
-                errors.append(.init(pointer: prefix + "/installation_id", detail: OpaqueIdentifier.rule()))
+                errors.append(.init(pointer: prefix + "/installation_id", message: OpaqueIdentifier.rule()))
                 return nil
             }
             return .installation(id)
         case (nil, let token?):
             guard RecipientValidator.isPlainText(token, maxLength: Self.maxTokenLength) else {
                 errors.append(
-                    .init(pointer: prefix + "/token", detail: "must be 1 to 4096 characters without control characters")
+                    .init(
+                        pointer: prefix + "/token", message: "must be 1 to 4096 characters without control characters")
                 )
                 return nil
             }
             guard let platform else {
                 if self.platform == nil {
-                    errors.append(.init(pointer: prefix + "/platform", detail: "is required with a token"))
+                    errors.append(.init(pointer: prefix + "/platform", message: "is required with a token"))
                 }
                 return nil
             }
             // APNs tokens are stored in lowercase hex.
             return .token(platform: platform, token: platform == .apns ? token.lowercased() : token)
         case (nil, nil):
-            errors.append(.init(pointer: prefix + "/installation_id", detail: "or token is required"))
+            errors.append(.init(pointer: prefix + "/installation_id", message: "or token is required"))
             return nil
         case (_?, _?):
-            errors.append(.init(pointer: prefix + "/token", detail: "must be absent when installation_id is given"))
+            errors.append(.init(pointer: prefix + "/token", message: "must be absent when installation_id is given"))
             return nil
         }
     }

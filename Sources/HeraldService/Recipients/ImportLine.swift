@@ -62,43 +62,43 @@ struct ImportLine: Decodable {
     /// Decodes one line, or says what is wrong with it (a pointer into the line and a detail).
     static func decode(_ line: ArraySlice<UInt8>, with decoder: JSONDecoder) -> Result<ImportLine, ValidationFailure> {
         if NULEscape.isPresent(in: line) {
-            return .failure(ValidationFailure(errors: [.init(pointer: "", detail: "may not contain \\u0000")]))
+            return .failure(ValidationFailure(errors: [.init(pointer: "", message: "may not contain \\u0000")]))
         }
         do {
             return .success(try decoder.decode(ImportLine.self, from: Data(line)))
         } catch let error as DecodingError {
             return .failure(ValidationFailure(errors: [problem(error)]))
         } catch {
-            return .failure(ValidationFailure(errors: [.init(pointer: "", detail: "is not a valid JSON object")]))
+            return .failure(ValidationFailure(errors: [.init(pointer: "", message: "is not a valid JSON object")]))
         }
     }
 
-    private static func problem(_ error: DecodingError) -> HeraldHTTP.FieldError {
+    private static func problem(_ error: DecodingError) -> FieldError {
         func pointer(_ path: [any CodingKey]) -> String {
             path.map { "/" + ($0.intValue.map(String.init) ?? $0.stringValue) }.joined()
         }
         switch error {
         case .typeMismatch(_, let context):
-            if context.codingPath.isEmpty { return .init(pointer: "", detail: "must be a JSON object") }
-            return .init(pointer: pointer(context.codingPath), detail: "has the wrong type")
+            if context.codingPath.isEmpty { return .init(pointer: "", message: "must be a JSON object") }
+            return .init(pointer: pointer(context.codingPath), message: "has the wrong type")
         case .valueNotFound(_, let context):
-            return .init(pointer: pointer(context.codingPath), detail: "must not be null")
+            return .init(pointer: pointer(context.codingPath), message: "must not be null")
         case .keyNotFound(let key, let context):
-            return .init(pointer: pointer(context.codingPath + [key]), detail: "is required")
+            return .init(pointer: pointer(context.codingPath + [key]), message: "is required")
         case .dataCorrupted(let context):
-            if context.codingPath.isEmpty { return .init(pointer: "", detail: "is not a valid JSON object") }
-            return .init(pointer: pointer(context.codingPath), detail: "is invalid")
+            if context.codingPath.isEmpty { return .init(pointer: "", message: "is not a valid JSON object") }
+            return .init(pointer: pointer(context.codingPath), message: "is invalid")
         @unknown default:
-            return .init(pointer: "", detail: "is invalid")
+            return .init(pointer: "", message: "is invalid")
         }
     }
 
     /// The user and devices of the line, or every problem with it.
     func validated(now: Date, validator: inout RecipientValidator) -> Result<(UserProfile, [Device]), ValidationFailure>
     {
-        var errors: [HeraldHTTP.FieldError] = []
+        var errors: [FieldError] = []
         guard OpaqueIdentifier.isValid(id) else {
-            return .failure(.init(errors: [.init(pointer: "/id", detail: OpaqueIdentifier.rule())]))
+            return .failure(.init(errors: [.init(pointer: "/id", message: OpaqueIdentifier.rule())]))
         }
         var profile: UserProfile?
         switch user.profile(id: id, validator: &validator) {
@@ -108,17 +108,17 @@ struct ImportLine: Decodable {
         var devices: [Device] = []
         let entries = self.devices ?? []
         if entries.count > Self.maxDevices {
-            errors.append(.init(pointer: "/devices", detail: "must hold at most \(Self.maxDevices) devices"))
+            errors.append(.init(pointer: "/devices", message: "must hold at most \(Self.maxDevices) devices"))
         }
         var seen = Set<String>()
         for (index, entry) in entries.prefix(Self.maxDevices).enumerated() {
             let prefix = "/devices/\(index)"
             guard OpaqueIdentifier.isValid(entry.installationId) else {
-                errors.append(.init(pointer: prefix + "/installation_id", detail: OpaqueIdentifier.rule()))
+                errors.append(.init(pointer: prefix + "/installation_id", message: OpaqueIdentifier.rule()))
                 continue
             }
             guard seen.insert(entry.installationId).inserted else {
-                errors.append(.init(pointer: prefix + "/installation_id", detail: "is listed twice"))
+                errors.append(.init(pointer: prefix + "/installation_id", message: "is listed twice"))
                 continue
             }
             switch entry.device.device(

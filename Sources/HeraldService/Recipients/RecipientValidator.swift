@@ -1,6 +1,5 @@
 import Foundation
 import HeraldCore
-import HeraldHTTP
 import HeraldText
 
 /// Checks what clients say about recipients against the data Herald runs on: zone ids against the loaded tz data
@@ -33,10 +32,10 @@ struct RecipientValidator {
     }
 
     /// The canonical locale, or an error at `pointer`.
-    mutating func locale(_ tag: String, at pointer: String, into errors: inout [HeraldHTTP.FieldError]) -> String? {
+    mutating func locale(_ tag: String, at pointer: String, into errors: inout [FieldError]) -> String? {
         guard let canonical = canonicalLocale(tag) else {
             errors.append(
-                .init(pointer: pointer, detail: "is not a BCP 47 language tag such as en, pt-BR or zh-Hant-TW"))
+                .init(pointer: pointer, message: "is not a BCP 47 language tag such as en, pt-BR or zh-Hant-TW"))
             return nil
         }
         return canonical
@@ -47,12 +46,5 @@ struct RecipientValidator {
         let scalars = text.unicodeScalars
         return !scalars.isEmpty && scalars.count <= maxLength
             && !scalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
-    }
-}
-
-extension HeraldHTTP.FieldError {
-    /// The problem-document form of a domain field error, its pointer placed under `prefix`.
-    init(_ error: HeraldCore.FieldError, under prefix: String = "") {
-        self.init(pointer: prefix + error.pointer, detail: error.message)
     }
 }

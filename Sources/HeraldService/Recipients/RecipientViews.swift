@@ -1,6 +1,5 @@
 import Foundation
 import HeraldCore
-import HeraldHTTP
 import HeraldPostgres
 
 /// The JSON shapes of users, devices, mutes and preferences. Optional members are written as `null` rather than

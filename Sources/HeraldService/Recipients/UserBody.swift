@@ -1,6 +1,5 @@
 import Foundation
 import HeraldCore
-import HeraldHTTP
 
 /// The body of `PUT /v1/users/{id}` (and the user part of an import line). PUT replaces the profile, so an absent
 /// member means "not set".
@@ -21,7 +20,7 @@ struct UserBody: Decodable {
     func profile(
         id: String, validator: inout RecipientValidator, prefix: String = ""
     ) -> Result<UserProfile, ValidationFailure> {
-        var errors: [HeraldHTTP.FieldError] = []
+        var errors: [FieldError] = []
         var profile = UserProfile(id: id, badge: badge ?? true)
         if let locale {
             profile.locale = validator.locale(locale, at: prefix + "/locale", into: &errors)
@@ -33,15 +32,15 @@ struct UserBody: Decodable {
                 errors.append(
                     .init(
                         pointer: prefix + "/time_zone",
-                        detail: "is not a time zone of the tz data Herald runs on; use an IANA id such as Europe/Berlin"
-                    ))
+                        message:
+                            "is not a time zone of the tz data Herald runs on; use an IANA id such as Europe/Berlin"))
             }
         }
         if let quietHours {
             profile.quietHours = quietHours.validated(prefix: prefix + "/quiet_hours", errors: &errors)
             if timeZone == nil {
                 errors.append(
-                    .init(pointer: prefix + "/time_zone", detail: "is required when quiet_hours are set"))
+                    .init(pointer: prefix + "/time_zone", message: "is required when quiet_hours are set"))
             }
         }
         return errors.isEmpty ? .success(profile) : .failure(ValidationFailure(errors: errors))
@@ -50,11 +49,11 @@ struct UserBody: Decodable {
 
 extension UserBody.QuietHoursBody {
     /// The quiet hours, or nil with the problems appended.
-    func validated(prefix: String, errors: inout [HeraldHTTP.FieldError]) -> QuietHours? {
+    func validated(prefix: String, errors: inout [FieldError]) -> QuietHours? {
         let startTime = LocalTime(start)
         let endTime = LocalTime(end)
-        if startTime == nil { errors.append(.init(pointer: prefix + "/start", detail: "must be a local time HH:MM")) }
-        if endTime == nil { errors.append(.init(pointer: prefix + "/end", detail: "must be a local time HH:MM")) }
+        if startTime == nil { errors.append(.init(pointer: prefix + "/start", message: "must be a local time HH:MM")) }
+        if endTime == nil { errors.append(.init(pointer: prefix + "/end", message: "must be a local time HH:MM")) }
         var weekdays: Set<Weekday>?
         if let days {
             var chosen = Set<Weekday>()
@@ -63,11 +62,11 @@ extension UserBody.QuietHoursBody {
                     errors.append(
                         .init(
                             pointer: "\(prefix)/days/\(index)",
-                            detail: "must be one of mon, tue, wed, thu, fri, sat, sun"))
+                            message: "must be one of mon, tue, wed, thu, fri, sat, sun"))
                     continue
                 }
                 if !chosen.insert(day).inserted {
-                    errors.append(.init(pointer: "\(prefix)/days/\(index)", detail: "is listed twice"))
+                    errors.append(.init(pointer: "\(prefix)/days/\(index)", message: "is listed twice"))
                 }
             }
             weekdays = chosen
@@ -75,12 +74,12 @@ extension UserBody.QuietHoursBody {
         guard let startTime, let endTime else { return nil }
         let quietHours = QuietHours(start: startTime, end: endTime, days: weekdays)
         let problems = quietHours.validate()
-        errors.append(contentsOf: problems.map { HeraldHTTP.FieldError($0, under: prefix) })
+        errors.append(contentsOf: problems.map { $0.under(prefix) })
         return problems.isEmpty ? quietHours : nil
     }
 }
 
 /// Field errors of one request body or import line.
 struct ValidationFailure: Error {
-    var errors: [HeraldHTTP.FieldError]
+    var errors: [FieldError]
 }

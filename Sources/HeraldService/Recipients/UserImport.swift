@@ -1,6 +1,5 @@
 import Foundation
 import HeraldCore
-import HeraldHTTP
 import HeraldPostgres
 import HeraldText
 
@@ -44,14 +43,14 @@ enum UserImport {
         var failed = 0
         var errors: [LineError] = []
         var truncated = false
-        func fail(_ line: Int, _ lineErrors: [HeraldHTTP.FieldError]) {
+        func fail(_ line: Int, _ lineErrors: [FieldError]) {
             failed += 1
             for error in lineErrors {
                 guard errors.count < maxReportedErrors else {
                     truncated = true
                     return
                 }
-                errors.append(LineError(line: line, pointer: error.pointer, detail: error.detail))
+                errors.append(LineError(line: line, pointer: error.pointer, detail: error.message))
             }
         }
         let counts = try ImportRepository.run(now: now, on: connection) { writer in

@@ -1,5 +1,5 @@
 import Foundation
-import HeraldHTTP
+import HeraldObservability
 import HeraldPostgres
 
 /// Keeps the day partitions of events, decisions, digests and deliveries in shape, on a thread of its own: at

@@ -1,9 +1,10 @@
 import Foundation
 import HeraldHTTP
+import HeraldObservability
 import HeraldPostgres
 
 /// Hands queued deliveries to JetStream on a thread of its own: leases a batch from the queue (the same
-/// `FOR UPDATE SKIP LOCKED` claim HTTP consumers use, so any number of relays and consumers share it), publishes
+/// skip-locked claim HTTP consumers use, so any number of relays and consumers share it), publishes
 /// each to `herald.deliveries.<platform>` with `Nats-Msg-Id` = the delivery id without waiting for each
 /// acknowledgement, then waits for them all. Acknowledged deliveries are marked relayed (handed off: `sent`);
 /// the rest go back to the queue and are published again with the same id, which the stream's duplicate window

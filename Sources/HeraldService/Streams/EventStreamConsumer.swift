@@ -1,5 +1,5 @@
 import Foundation
-import HeraldHTTP
+import HeraldObservability
 import HeraldPostgres
 
 /// Reads events from a JetStream durable pull consumer into the inbox on a thread of its own. Each message is one

@@ -59,7 +59,7 @@ struct InboundEventBatch: Sendable {
         case .unknownCategory: return .rejected("invalid: /category: no category has this id")
         case .archivedCategory: return .rejected("invalid: /category: the category is archived")
         case .invalid:
-            let details = result.errors.prefix(5).map { "\($0.pointer.isEmpty ? "/" : $0.pointer): \($0.detail)" }
+            let details = result.errors.prefix(5).map { "\($0.pointer.isEmpty ? "/" : $0.pointer): \($0.message)" }
             return .rejected("invalid: " + details.joined(separator: "; "))
         }
     }

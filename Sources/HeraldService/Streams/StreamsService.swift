@@ -1,5 +1,5 @@
 import Foundation
-import HeraldHTTP
+import HeraldObservability
 import HeraldPostgres
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Glibc
 import HeraldHTTP
+import HeraldObservability
 import Synchronization
 
 /// Collects log lines in memory.

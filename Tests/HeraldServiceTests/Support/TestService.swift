@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTP
+import HeraldObservability
 import HeraldPostgres
 import HeraldText
 

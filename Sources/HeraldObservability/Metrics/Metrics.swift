@@ -9,7 +9,8 @@ public final class Metrics: Sendable {
 
     /// The prefix of every metric name, e.g. `herald` in `herald_http_requests_total`.
     public let namespace: String
-    let latencyBuckets: [Double]
+    /// The histogram buckets of request latencies, sorted ascending.
+    public let latencyBuckets: [Double]
     let state = Mutex(MetricsState())
 
     /// Creates an empty registry.
@@ -18,27 +19,6 @@ public final class Metrics: Sendable {
     ) {
         self.namespace = namespace
         self.latencyBuckets = latencyBuckets.sorted()
-    }
-
-    /// Records one HTTP request in `<ns>_http_requests_total` and `<ns>_http_request_duration_seconds`.
-    public func recordRequest(method: HTTPMethod, route: String, status: HTTPStatus, seconds: Double) {
-        let labels = [method.rawValue, route, String(status.rawValue)]
-        let counterName = namespace + "_http_requests_total"
-        let histogramName = namespace + "_http_request_duration_seconds"
-        state.withLock { state in
-            if state.counters[counterName] == nil {
-                state.counters[counterName] = CounterFamily(
-                    help: "HTTP requests by method, route template and status.",
-                    labelNames: ["method", "route", "status"])
-            }
-            state.counters[counterName]!.series[labels, default: 0] += 1
-            if state.histograms[histogramName] == nil {
-                state.histograms[histogramName] = HistogramFamily(
-                    help: "HTTP request latency in seconds, from request line to handler result.",
-                    labelNames: ["method", "route", "status"], upperBounds: latencyBuckets)
-            }
-            state.histograms[histogramName]!.observe(seconds, labels: labels)
-        }
     }
 
     /// Adds `amount` to a counter; the first call for a name fixes its help text and label names.

@@ -1,8 +1,7 @@
 import Foundation
-import HeraldPostgres
 
-/// The relay's writes to the delivery queue, after a round of publishing.
-enum RelayRepository {
+/// The SQL of the NATS relay: its writes to the delivery queue after a round of publishing.
+public enum RelayRepository {
     // Only rows this round still leases are touched: a lease that expired and went to another consumer is not
     // this relay's to settle.
     static let handedOff = Query(
@@ -22,7 +21,7 @@ enum RelayRepository {
             """)
 
     /// Marks the acknowledged deliveries relayed and puts the others back in the queue, in one transaction.
-    static func settle(
+    public static func settle(
         relayed: [String], unacknowledged: [String], leaseId: String, now: Date, on connection: PostgresConnection
     ) throws {
         try connection.transaction { connection in

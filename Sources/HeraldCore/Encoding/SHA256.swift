@@ -1,7 +1,7 @@
 import Foundation
 
-/// SHA-256 (FIPS 180-4) in plain Swift: short stable identifiers from long keys need a hash, and the core imports
-/// no crypto library.
+/// SHA-256 (FIPS 180-4) in plain Swift, the one hash of every part: stable identifiers from long keys, API key
+/// hashes and request body hashes; it lives in the core, which imports no crypto library.
 public enum SHA256 {
     /// The round constants: the first 32 bits of the fractional parts of the cube roots of the first 64 primes.
     private static let roundConstants: [UInt32] = firstPrimes(64).map {

@@ -1,4 +1,4 @@
-/// Writes strings as JSON string literals (RFC 8259 section 7), shared by the log writer and the serializer.
+/// Writes strings as JSON string literals (RFC 8259 section 7) for the log writer, which builds lines byte by byte.
 enum JSONStringEscaping {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 

@@ -2,12 +2,6 @@ extension Metrics {
     /// The registry in the Prometheus text exposition format 0.0.4.
     public static let prometheusContentType = "text/plain; version=0.0.4; charset=utf-8"
 
-    /// A 200 response carrying the rendered registry, for a `/metrics` route.
-    public func prometheusResponse() -> HTTPResponse {
-        HTTPResponse(
-            status: .ok, headers: ["Content-Type": Self.prometheusContentType], body: Array(renderPrometheus().utf8))
-    }
-
     /// Renders every family: HELP and TYPE lines, then samples, families and series in a stable order.
     public func renderPrometheus() -> String {
         // Copy under the lock and format outside it; gauge closures may take their own locks.
