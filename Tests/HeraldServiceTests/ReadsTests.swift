@@ -129,4 +129,43 @@ struct ReadsTests {
         #expect(
             await harness.send(.post, "/v1/users/u2/read", json: #"{"item_ids":[""]}"#).status == .unprocessableContent)
     }
+
+    @Test func aReadEventCoversStoredNotificationsAndOnesDecidedEarlierInItsBatchAlike() async throws {
+        let harness = try await PipelineHarness.make(start: start)
+        defer { harness.close() }
+        try await harness.category(PipelineHarness.chatCategory())
+        try await harness.user("u5")
+        try await harness.device("phone", user: "u5", platform: .apns)
+        try await harness.device("tablet", user: "u5", platform: .fcm)
+        let stored = PipelineHarness.event(id: "s1", users: ["u5"], thread: "t", item: "s1", occurredAt: start)
+        _ = await harness.send(.post, "/v1/events", json: "[\(stored)]")
+        try await harness.decideAll()
+        harness.clock.advance(60)
+        // One batch: a second message of the thread, one of another thread, then the thread read on the tablet.
+        let batch = [
+            PipelineHarness.event(id: "b1", users: ["u5"], thread: "t", item: "b1", occurredAt: start + 60),
+            PipelineHarness.event(id: "b2", users: ["u5"], thread: "other", item: "b2", occurredAt: start + 60),
+            PipelineHarness.event(
+                id: "r1", category: "item.read", users: ["u5"], thread: "t", occurredAt: start + 60,
+                data: #"{"device":"tablet"}"#),
+        ]
+        _ = await harness.send(.post, "/v1/events", json: "[\(batch.joined(separator: ","))]")
+        #expect(try await harness.decideAll().count == 1)
+        let read = try await harness.sql(
+            "SELECT detail FROM decisions d JOIN events e ON e.seq = d.event_seq WHERE e.id = 'r1'"
+        ).single()
+        #expect(try read.string("detail") == "items_read=2")
+        let readAt = try await harness.sql(
+            """
+            SELECT e.id, d.read_at FROM decisions d JOIN events e ON e.seq = d.event_seq
+            WHERE d.user_id = 'u5' AND d.notification_id IS NOT NULL ORDER BY e.id
+            """)
+        #expect(try readAt.map { try $0.string("id") } == ["b1", "b2", "s1"])
+        #expect(try readAt.map { try $0.decode(Date?.self, "read_at") } == [harness.clock.now, nil, harness.clock.now])
+        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u5'") == 1)
+        // Both are read now, wherever they were when the first read came.
+        let again = await harness.send(.post, "/v1/users/u5/read", json: #"{"thread_id":"t","device":"tablet"}"#)
+        #expect(again.json["items_read"] == .int(0))
+        #expect(again.json["unread_count"] == .int(1))
+    }
 }

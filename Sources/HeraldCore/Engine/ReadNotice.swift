@@ -1,7 +1,7 @@
 /// A user read something: the notifications to withdraw from their other devices, and how far the count drops.
 public struct ReadNotice: Sendable, Hashable, Codable {
     public var userId: String
-    /// Collapse ids of the notifications that are now read (the shell looks them up by item or thread).
+    /// Collapse ids of the notifications that are now read (`ReadScope.select` finds them).
     public var collapseIds: [String]
     /// How many unread items were read; the unread count never goes below zero.
     public var itemsRead: Int

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 
 /// The SQL of decisions, digests and reads.
 public enum DecisionRepository {
@@ -63,29 +64,51 @@ public enum DecisionRepository {
             ])
     }
 
+    // A fetch by the read's keys alone: which of these rows the read covers is `ReadScope.select`'s to decide.
+    // Only rows with a notification id are notifications at all, and saying so lets the planner walk
+    // decisions_notification by user instead of scanning every partition.
+    static let readCandidates = Query(
+        name: "decisions_read_candidates",
+        sql: """
+            SELECT event_seq, user_id, notification_id, item_id, thread_id, collapse_id, counts_unread,
+                   read_at IS NOT NULL AS is_read
+            FROM decisions
+            WHERE user_id = $1 AND notification_id IS NOT NULL
+              AND (item_id = ANY($2::text[]) OR thread_id = $3 OR notification_id = ANY($4::text[]))
+            ORDER BY event_seq
+            """)
+
+    /// `scope`'s user's stored notifications of its items, its thread or its notification ids, read or not, oldest
+    /// first. Run under the user's lock, so no other read marks them before this transaction's does.
+    public static func readCandidates(
+        for scope: ReadScope, on connection: PostgresConnection
+    ) throws -> [ReadCandidate<DecisionKey>] {
+        let parameters: [(any PostgresEncodable)?] = [
+            scope.userId, PipelineArray(scope.itemIds), scope.threadId, PipelineArray(scope.notificationIds),
+        ]
+        return try connection.query(readCandidates, parameters).map { row in
+            ReadCandidate(
+                key: DecisionKey(eventSeq: try row.int64("event_seq"), userId: try row.string("user_id")),
+                notificationId: try row.decode(String?.self, "notification_id"),
+                itemId: try row.decode(String?.self, "item_id"), threadId: try row.decode(String?.self, "thread_id"),
+                collapseId: try row.decode(String?.self, "collapse_id"), countsUnread: try row.bool("counts_unread"),
+                isRead: try row.bool("is_read"))
+        }
+    }
+
     static let markRead = Query(
         name: "decisions_mark_read",
         sql: """
-            UPDATE decisions SET read_at = $2
-            WHERE user_id = $1 AND read_at IS NULL AND notification_id IS NOT NULL
-              AND (item_id = ANY($3::text[]) OR thread_id = $4 OR notification_id = ANY($5::text[]))
-            RETURNING notification_id, collapse_id, counts_unread
+            UPDATE decisions AS d SET read_at = $1
+            FROM unnest($2::bigint[], $3::text[]) AS k(s, u)
+            WHERE d.event_seq = k.s AND d.user_id = k.u
             """)
 
-    /// Marks `userId`'s unread notifications of `itemIds`, `threadId` or `notificationIds` read and returns them; a
-    /// second read of the same items finds nothing, which is what keeps the unread count from dropping twice.
-    public static func markRead(
-        userId: String, itemIds: [String], threadId: String?, notificationIds: [String] = [], at now: Date,
-        on connection: PostgresConnection
-    ) throws -> [DecisionReadMatch] {
-        let parameters: [(any PostgresEncodable)?] = [
-            userId, now, PipelineArray(itemIds), threadId, PipelineArray(notificationIds),
-        ]
-        return try connection.query(markRead, parameters).map { row in
-            DecisionReadMatch(
-                notificationId: try row.string("notification_id"),
-                collapseId: try row.decode(String?.self, "collapse_id"), countsUnread: try row.bool("counts_unread"))
-        }
+    /// Marks the decisions of `keys` read at `now`, in one statement; nothing to do for no keys.
+    public static func markRead(_ keys: [DecisionKey], at now: Date, on connection: PostgresConnection) throws {
+        guard !keys.isEmpty else { return }
+        _ = try connection.query(
+            markRead, [now, PipelineArray(keys.map { String($0.eventSeq) }), PipelineArray(keys.map(\.userId))])
     }
 
     static let forEvent = Query(

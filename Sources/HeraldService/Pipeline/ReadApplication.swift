@@ -6,50 +6,58 @@ import HeraldPostgres
 /// the unread count by the ones that had raised it, and queues withdrawals plus the new badge to the user's other
 /// devices within their silent budgets.
 enum ReadApplication {
+    /// Where a candidate lives: decided earlier in this batch (an index into `output.decisions`), or stored.
+    enum Target: Hashable, Sendable {
+        case batch(Int)
+        case stored(DecisionKey)
+    }
+
     static func apply(
         _ request: ReadRequest, decider: Decider, book: inout RecipientBook, output: inout BatchOutput,
         on connection: PostgresConnection, now: Date, eventSource: String?, eventId: String?
     ) throws -> ReadOutcome {
-        var matches = try DecisionRepository.markRead(
+        let scope = ReadScope(
             userId: request.userId, itemIds: request.itemIds, threadId: request.threadId,
-            notificationIds: request.notificationIds, at: now, on: connection)
-        // Notifications decided earlier in the same batch are not in the table yet.
-        for index in output.decisions.indices {
-            let decision = output.decisions[index]
-            guard decision.userId == request.userId, decision.readAt == nil,
-                let notificationId = decision.notificationId
-            else { continue }
-            let byItem = decision.itemId.map { request.itemIds.contains($0) } ?? false
-            let byThread = request.threadId != nil && decision.threadId == request.threadId
-            let byId = request.notificationIds.contains(notificationId)
-            guard byItem || byThread || byId else { continue }
-            output.decisions[index].readAt = now
-            matches.append(
-                DecisionReadMatch(
-                    notificationId: notificationId, collapseId: decision.collapseId,
-                    countsUnread: decision.countsUnread))
+            notificationIds: request.notificationIds, originInstallationId: request.device)
+        let stored = try DecisionRepository.readCandidates(for: scope, on: connection)
+        // Notifications decided earlier in the same batch are not in the table yet; they are candidates all the
+        // same, after the stored ones, which are older.
+        let batch = output.decisions.indices.filter { output.decisions[$0].userId == scope.userId }.map { index in
+            candidate(output.decisions[index], key: Target.batch(index))
         }
-        let unread = book.snapshot.unread[request.userId] ?? 0
-        let badgeOn = book.snapshot.profiles[request.userId]?.badge ?? false
-        guard !matches.isEmpty, let state = book.state(of: request.userId, category: EventRepository.readCategory)
+        let selection = scope.select(stored.map { $0.withKey(Target.stored($0.key)) } + batch)
+        var keys: [DecisionKey] = []
+        for candidate in selection.covered {
+            switch candidate.key {
+            case .batch(let index): output.decisions[index].readAt = now
+            case .stored(let key): keys.append(key)
+            }
+        }
+        try DecisionRepository.markRead(keys, at: now, on: connection)
+
+        let unread = book.snapshot.unread[scope.userId] ?? 0
+        let badgeOn = book.snapshot.profiles[scope.userId]?.badge ?? false
+        guard let notice = selection.notice,
+            let state = book.state(of: scope.userId, category: EventRepository.readCategory)
         else {
             return ReadOutcome(
                 itemsRead: 0, unreadCount: unread, badge: badgeOn ? unread : nil, withdrawn: [], deliveryIds: [])
         }
-        var collapseIds: [String] = []
-        for id in matches.compactMap(\.collapseId) where !collapseIds.contains(id) { collapseIds.append(id) }
-        let itemsRead = matches.filter(\.countsUnread).count
-        let notice = ReadNotice(
-            userId: request.userId, collapseIds: collapseIds, itemsRead: itemsRead,
-            originInstallationId: request.device)
         let result = decider.read(notice, state: state, now: now)
-        book.setUnread(result.unreadCount, for: request.userId)
+        book.setUnread(result.unreadCount, for: scope.userId)
         for (installation, budget) in result.silentBudgets {
-            book.setBudget(budget, installation: installation, user: request.userId)
+            book.setBudget(budget, installation: installation, user: scope.userId)
         }
         let ids = output.queue(result.deliveries, eventSource: eventSource, eventId: eventId)
         return ReadOutcome(
-            itemsRead: itemsRead, unreadCount: result.unreadCount, badge: badgeOn ? result.unreadCount : nil,
-            withdrawn: collapseIds, deliveryIds: ids)
+            itemsRead: notice.itemsRead, unreadCount: result.unreadCount,
+            badge: badgeOn ? result.unreadCount : nil, withdrawn: notice.collapseIds, deliveryIds: ids)
+    }
+
+    /// A decision of this batch as a candidate for the read.
+    private static func candidate(_ decision: DecisionRecord, key: Target) -> ReadCandidate<Target> {
+        ReadCandidate(
+            key: key, notificationId: decision.notificationId, itemId: decision.itemId, threadId: decision.threadId,
+            collapseId: decision.collapseId, countsUnread: decision.countsUnread, isRead: decision.readAt != nil)
     }
 }

@@ -1,0 +1,47 @@
+/// What a user read, on one device: items, a thread, or notifications by id. The shell loads the user's decisions
+/// by these keys; `select` alone decides which of them the read covers.
+public struct ReadScope: Sendable, Hashable {
+    public var userId: String
+    public var itemIds: [String]
+    public var threadId: String?
+    /// Notifications read by their own id (an app's `opened` receipt for a notification that names no item).
+    public var notificationIds: [String]
+    /// The device the read happened on; it already knows, so it gets no withdrawal.
+    public var originInstallationId: String?
+
+    /// Creates a read scope.
+    public init(
+        userId: String, itemIds: [String], threadId: String?, notificationIds: [String] = [],
+        originInstallationId: String? = nil
+    ) {
+        self.userId = userId
+        self.itemIds = itemIds
+        self.threadId = threadId
+        self.notificationIds = notificationIds
+        self.originInstallationId = originInstallationId
+    }
+
+    /// The candidates the read covers: unread notifications of one of its items, of its thread, or named by id.
+    /// Each covered one counts once, which is what keeps a repeated read from lowering the count again.
+    public func select<Key>(_ candidates: [ReadCandidate<Key>]) -> ReadSelection<Key> {
+        let items = Set(itemIds)
+        let ids = Set(notificationIds)
+        let covered = candidates.filter { candidate in
+            guard !candidate.isRead, let notificationId = candidate.notificationId else { return false }
+            let byItem = candidate.itemId.map(items.contains) ?? false
+            let byThread = threadId != nil && candidate.threadId == threadId
+            return byItem || byThread || ids.contains(notificationId)
+        }
+        var collapseIds: [String] = []
+        var seen: Set<String> = []
+        for id in covered.compactMap(\.collapseId) where seen.insert(id).inserted { collapseIds.append(id) }
+        let itemsRead = covered.filter(\.countsUnread).count
+        let notice =
+            covered.isEmpty
+            ? nil
+            : ReadNotice(
+                userId: userId, collapseIds: collapseIds, itemsRead: itemsRead,
+                originInstallationId: originInstallationId)
+        return ReadSelection(covered: covered, collapseIds: collapseIds, itemsRead: itemsRead, notice: notice)
+    }
+}
