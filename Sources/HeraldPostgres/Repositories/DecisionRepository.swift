@@ -64,21 +64,21 @@ public enum DecisionRepository {
             ])
     }
 
-    // A fetch by the read's keys alone: which of these rows the read covers is `ReadScope.select`'s to decide.
-    // Only rows with a notification id are notifications at all, and saying so lets the planner walk
-    // decisions_notification by user instead of scanning every partition.
+    // The user's unread notifications by the read's keys: the state a read starts from, as the recipients' state
+    // holds only their active devices. Which of them the read covers is `ReadScope.select`'s to decide. The
+    // filter is decisions_unread's, so the walk is over unread rows only, never a long thread's whole history.
     static let readCandidates = Query(
         name: "decisions_read_candidates",
         sql: """
             SELECT event_seq, user_id, notification_id, item_id, thread_id, collapse_id, counts_unread,
                    read_at IS NOT NULL AS is_read
             FROM decisions
-            WHERE user_id = $1 AND notification_id IS NOT NULL
+            WHERE user_id = $1 AND notification_id IS NOT NULL AND read_at IS NULL
               AND (item_id = ANY($2::text[]) OR thread_id = $3 OR notification_id = ANY($4::text[]))
             ORDER BY event_seq
             """)
 
-    /// `scope`'s user's stored notifications of its items, its thread or its notification ids, read or not, oldest
+    /// `scope`'s user's unread stored notifications of its items, its thread or its notification ids, oldest
     /// first. Run under the user's lock, so no other read marks them before this transaction's does.
     public static func readCandidates(
         for scope: ReadScope, on connection: PostgresConnection
@@ -101,14 +101,16 @@ public enum DecisionRepository {
         sql: """
             UPDATE decisions AS d SET read_at = $1
             FROM unnest($2::bigint[], $3::text[]) AS k(s, u)
-            WHERE d.event_seq = k.s AND d.user_id = k.u
+            WHERE d.event_seq = k.s AND d.user_id = k.u AND d.event_seq BETWEEN $4 AND $5
             """)
 
-    /// Marks the decisions of `keys` read at `now`, in one statement; nothing to do for no keys.
+    /// Marks the decisions of `keys` read at `now`, in one statement; nothing to do for no keys. The keys' seq range
+    /// prunes the day partitions when the statement starts.
     public static func markRead(_ keys: [DecisionKey], at now: Date, on connection: PostgresConnection) throws {
-        guard !keys.isEmpty else { return }
+        let seqs = keys.map(\.eventSeq)
+        guard let first = seqs.min(), let last = seqs.max() else { return }
         _ = try connection.query(
-            markRead, [now, PipelineArray(keys.map { String($0.eventSeq) }), PipelineArray(keys.map(\.userId))])
+            markRead, [now, PipelineArray(seqs.map(String.init)), PipelineArray(keys.map(\.userId)), first, last])
     }
 
     static let forEvent = Query(
