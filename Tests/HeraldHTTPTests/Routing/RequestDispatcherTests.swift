@@ -4,7 +4,7 @@ import HeraldHTTP
 import Synchronization
 import Testing
 
-@Suite struct DispatcherTests {
+@Suite struct RequestDispatcherTests {
     let logs = LogCapture()
     var dispatcher: RequestDispatcher { sampleDispatcher(logs: logs) }
 
