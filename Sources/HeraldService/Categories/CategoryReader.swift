@@ -91,13 +91,18 @@ struct CategoryReader {
     }
 
     private mutating func rateLimit(_ value: HeraldHTTP.JSONValue?) -> Category.RateLimitRule? {
-        guard let members = object(value, pointer: "/rate_limit", allowed: ["count", "window_seconds"]) else {
+        guard
+            let members = object(
+                value, pointer: "/rate_limit", allowed: ["count", "window_seconds", "halve_after_dismissals"])
+        else {
             return nil
         }
         let count = int(members, "count", pointer: "/rate_limit/count", required: true)
         let window = int(members, "window_seconds", pointer: "/rate_limit/window_seconds", required: true)
+        let halving = int(
+            members, "halve_after_dismissals", pointer: "/rate_limit/halve_after_dismissals", required: false)
         guard let count, let window else { return nil }
-        return Category.RateLimitRule(count: count, windowSeconds: window)
+        return Category.RateLimitRule(count: count, windowSeconds: window, halveAfterDismissals: halving)
     }
 
     private mutating func templates(_ value: HeraldHTTP.JSONValue?) -> [String: LocalizedTemplates] {

@@ -40,6 +40,22 @@ struct CategoryValidationTests {
         #expect(errors["/thread_key_template"]?["offset"]?.intValue == 2)
     }
 
+    @Test("The learned budget is a rate limit option: kept when in range, refused with its pointer when not")
+    func halvingAfterDismissalsIsAccepted() throws {
+        let service = try TestService.make()
+        defer { service.close() }
+        func body(_ id: String, halving: Int) -> String {
+            #"{"id":"\#(id)","name":"N","rate_limit":{"count":10,"window_seconds":3600,"halve_after_dismissals":\#(halving)},"#
+                + #""templates":{"en":{"body":"ok"}}}"#
+        }
+        let created = service.send(.post, "/v1/categories", json: body("learned", halving: 3))
+        #expect(created.status == .created, "\(created.bodyText)")
+        #expect(created.json["rate_limit"]?["halve_after_dismissals"]?.intValue == 3)
+        let refused = service.send(.post, "/v1/categories", json: body("too.many", halving: 101))
+        #expect(refused.status == .unprocessableContent)
+        #expect(Self.errors(refused)["/rate_limit/halve_after_dismissals"] != nil, "\(refused.bodyText)")
+    }
+
     @Test(
         "Template errors name the locale, the field and the offset",
         arguments: [
