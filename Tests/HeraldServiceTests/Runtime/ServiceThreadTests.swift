@@ -21,8 +21,9 @@ struct ServiceThreadTests {
         thread.start {
             while thread.isRunning { thread.pause(Self.longSleep) }
             leaving.signal()
-            // Holds the loop's return back until the test has seen `stop` still waiting for it.
-            _ = release.wait(timeout: .now() + 20)
+            // Holds the loop's return back until the test has seen `stop` still waiting for it. The bound only keeps a
+            // failed test from hanging: it is far past any wait of the test, however loaded the machine.
+            _ = release.wait(timeout: .now() + 600)
             ended.withLock { $0 = true }
         }
         let stopped = DispatchSemaphore(value: 0)
@@ -172,6 +173,6 @@ struct ServiceThreadTests {
 }
 
 /// Waits off the cooperative pool until `semaphore` is signalled; false when `seconds` passed first.
-func signalled(_ semaphore: DispatchSemaphore, within seconds: Double = 20) async -> Bool {
+func signalled(_ semaphore: DispatchSemaphore, within seconds: Double = 120) async -> Bool {
     await offCooperativePool { semaphore.wait(timeout: .now() + seconds) == .success }
 }
