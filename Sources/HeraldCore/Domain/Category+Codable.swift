@@ -14,6 +14,9 @@ extension Category: Codable {
         case apnsCategory = "apns_category"
         case androidChannelId = "android_channel_id"
         case defaultLocale = "default_locale"
+        case imageTemplate = "image_template"
+        case linkTemplate = "link_template"
+        case relevanceScore = "relevance_score"
     }
 
     /// Decodes a category, filling omitted fields with the defaults of `init`.
@@ -48,7 +51,10 @@ extension Category: Codable {
                 ?? defaults.defaultLocale,
             templates: try c.decodeIfPresent([String: LocalizedTemplates].self, forKey: .templates)
                 ?? [:],
-            archived: try c.decodeIfPresent(Bool.self, forKey: .archived) ?? false
+            archived: try c.decodeIfPresent(Bool.self, forKey: .archived) ?? false,
+            imageTemplate: try c.decodeIfPresent(String.self, forKey: .imageTemplate),
+            linkTemplate: try c.decodeIfPresent(String.self, forKey: .linkTemplate),
+            relevanceScore: try c.decodeIfPresent(Double.self, forKey: .relevanceScore)
         )
     }
 
@@ -75,5 +81,8 @@ extension Category: Codable {
         try c.encode(defaultLocale, forKey: .defaultLocale)
         try c.encode(templates, forKey: .templates)
         try c.encode(archived, forKey: .archived)
+        try c.encodeIfPresent(imageTemplate, forKey: .imageTemplate)
+        try c.encodeIfPresent(linkTemplate, forKey: .linkTemplate)
+        try c.encodeIfPresent(relevanceScore, forKey: .relevanceScore)
     }
 }

@@ -40,6 +40,26 @@ extension Category {
         if let threadKeyTemplate {
             errors += Self.keyTemplateErrors(threadKeyTemplate, pointer: "/thread_key_template")
         }
+        for (template, pointer, scheme) in [
+            (imageTemplate, "/image_template", "https://"), (linkTemplate, "/link_template", ""),
+        ] {
+            guard let template else { continue }
+            let parsed = Self.keyTemplateErrors(template, pointer: pointer)
+            errors += parsed
+            // The literal text before the first placeholder must already be a valid start of an address.
+            let head = template.prefix { $0 != "{" }
+            let valid = scheme.isEmpty ? NotificationMedia.isLink(head + "x") : NotificationMedia.isImageURL(head + "x")
+            if parsed.isEmpty, template.utf8.count > NotificationMedia.maxBytes || !valid {
+                fail(
+                    pointer, "invalid_format",
+                    scheme.isEmpty
+                        ? "must render an app's deep link or an https:// address"
+                        : "must render an https:// address")
+            }
+        }
+        if let relevanceScore, !(0...1).contains(relevanceScore) {
+            fail("/relevance_score", "out_of_range", "must be between 0 and 1")
+        }
         if let apnsCategory,
             apnsCategory.isEmpty || apnsCategory.utf8.count > CategoryRules.apnsCategoryMaxBytes
         {

@@ -29,6 +29,12 @@ public struct Category: Sendable, Hashable {
     public var templates: [String: LocalizedTemplates]
     /// Archived categories reject new events.
     public var archived: Bool
+    /// Renders the image address of an event that carries none, e.g. `https://cdn.example.com/a/{actor}.png`.
+    public var imageTemplate: String?
+    /// Renders where a tap leads for an event that names no link, e.g. `chat://t/{thread_id}`.
+    public var linkTemplate: String?
+    /// How relevant the category's notifications are (0 to 1): orders them inside iOS's Scheduled Summary.
+    public var relevanceScore: Double?
 
     /// Creates a category; every rule but the identity has a conservative default.
     public init(
@@ -51,7 +57,10 @@ public struct Category: Sendable, Hashable {
         androidChannelId: String? = nil,
         defaultLocale: String = "en",
         templates: [String: LocalizedTemplates] = [:],
-        archived: Bool = false
+        archived: Bool = false,
+        imageTemplate: String? = nil,
+        linkTemplate: String? = nil,
+        relevanceScore: Double? = nil
     ) {
         self.id = id
         self.name = name
@@ -73,5 +82,8 @@ public struct Category: Sendable, Hashable {
         self.defaultLocale = defaultLocale
         self.templates = templates
         self.archived = archived
+        self.imageTemplate = imageTemplate
+        self.linkTemplate = linkTemplate
+        self.relevanceScore = relevanceScore
     }
 }

@@ -44,6 +44,19 @@ extension Event {
         identifier(actor, "/actor")
         identifier(threadId, "/thread_id")
         identifier(itemId, "/item_id")
+        if let imageURL, !NotificationMedia.isImageURL(imageURL) {
+            errors.append(
+                FieldError(
+                    pointer: "/image_url", code: "invalid_format",
+                    message: "must be an https:// address of at most \(NotificationMedia.maxBytes) bytes"))
+        }
+        if let link, !NotificationMedia.isLink(link) {
+            errors.append(
+                FieldError(
+                    pointer: "/link", code: "invalid_format",
+                    message: "must be an app's deep link or an https:// address of at most "
+                        + "\(NotificationMedia.maxBytes) bytes"))
+        }
         if let actorName, actorName.utf8.count > 256 {
             errors.append(
                 FieldError(pointer: "/actor_name", code: "invalid_length", message: "at most 256 bytes"))

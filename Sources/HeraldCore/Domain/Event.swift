@@ -44,6 +44,12 @@ public struct Event: Sendable, Hashable, Codable {
     public var occurredAt: Date
     /// The event's own collapse key template, in place of its category's (the window stays the category's).
     public var collapseKey: String? = nil
+    /// An image the device downloads before it shows the notification (`https://` only), in place of the
+    /// category's `image_template`.
+    public var imageURL: String? = nil
+    /// Where a tap leads (an app's deep link or an `https://` address), in place of the category's
+    /// `link_template`.
+    public var link: String? = nil
 
     /// Creates an event.
     public init(
@@ -57,7 +63,9 @@ public struct Event: Sendable, Hashable, Codable {
         itemId: String? = nil,
         data: [String: JSONValue] = [:],
         occurredAt: Date,
-        collapseKey: String? = nil
+        collapseKey: String? = nil,
+        imageURL: String? = nil,
+        link: String? = nil
     ) {
         self.source = source
         self.id = id
@@ -70,6 +78,8 @@ public struct Event: Sendable, Hashable, Codable {
         self.data = data
         self.occurredAt = occurredAt
         self.collapseKey = collapseKey
+        self.imageURL = imageURL
+        self.link = link
     }
 
     enum CodingKeys: String, CodingKey {
@@ -79,6 +89,8 @@ public struct Event: Sendable, Hashable, Codable {
         case itemId = "item_id"
         case occurredAt = "occurred_at"
         case collapseKey = "collapse_key"
+        case imageURL = "image_url"
+        case link
     }
 
     /// Decodes an event; `data` may be omitted.
@@ -95,6 +107,8 @@ public struct Event: Sendable, Hashable, Codable {
         data = try c.decodeIfPresent([String: JSONValue].self, forKey: .data) ?? [:]
         occurredAt = try c.decode(Date.self, forKey: .occurredAt)
         collapseKey = try c.decodeIfPresent(String.self, forKey: .collapseKey)
+        imageURL = try c.decodeIfPresent(String.self, forKey: .imageURL)
+        link = try c.decodeIfPresent(String.self, forKey: .link)
     }
 }
 

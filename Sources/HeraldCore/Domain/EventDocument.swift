@@ -13,7 +13,8 @@ public enum EventDocument {
         members["recipients"] = .object(recipients)
         let optional: [(String, String?)] = [
             ("actor", event.actor), ("actor_name", event.actorName), ("thread_id", event.threadId),
-            ("item_id", event.itemId), ("collapse_key", event.collapseKey),
+            ("item_id", event.itemId), ("collapse_key", event.collapseKey), ("image_url", event.imageURL),
+            ("link", event.link),
         ]
         for (name, value) in optional { if let value { members[name] = .string(value) } }
         return String(decoding: JSONValue.object(members).serialized(), as: UTF8.self)
@@ -38,13 +39,13 @@ public enum EventDocument {
         return Event(
             source: source, id: id, category: category, recipients: recipients, actor: fields.actor,
             actorName: fields.actorName, threadId: fields.threadId, itemId: fields.itemId, data: data,
-            occurredAt: occurredAt, collapseKey: fields.collapseKey)
+            occurredAt: occurredAt, collapseKey: fields.collapseKey, imageURL: fields.imageURL, link: fields.link)
     }
 
     /// The members read so far.
     private struct Fields {
         var source, id, category, occurredAt: String?
-        var actor, actorName, threadId, itemId, collapseKey: String?
+        var actor, actorName, threadId, itemId, collapseKey, imageURL, link: String?
         var recipients: Event.Recipients?
         var data: [String: JSONValue]?
 
@@ -59,6 +60,8 @@ public enum EventDocument {
             case "thread_id": threadId = try parser.readOptionalString()
             case "item_id": itemId = try parser.readOptionalString()
             case "collapse_key": collapseKey = try parser.readOptionalString()
+            case "image_url": imageURL = try parser.readOptionalString()
+            case "link": link = try parser.readOptionalString()
             case "recipients": recipients = try Self.recipients(&parser)
             case "data":
                 guard case .object(let members) = try parser.readValue() else { throw JSONParser.Malformed() }

@@ -73,13 +73,19 @@ public struct KeyTemplate: Sendable, Hashable {
 
     /// Renders the key for `event`, or `nil` when a field it names is absent (the event then stands alone).
     public func render(for event: Event) -> String? {
+        render(for: event) { $0 }
+    }
+
+    /// Renders with every placeholder's value passed through `encoding` (for instance percent-encoded into an
+    /// address); `nil` when a field it names is absent.
+    public func render(for event: Event, encoding: (String) -> String) -> String? {
         var out = ""
         for part in parts {
             switch part {
             case .literal(let text): out += text
             case .field(let name):
                 guard let value = Self.value(of: name, in: event), !value.isEmpty else { return nil }
-                out += value
+                out += encoding(value)
             }
         }
         return out

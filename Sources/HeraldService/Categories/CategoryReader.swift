@@ -11,7 +11,7 @@ struct CategoryReader {
         "id", "name", "description", "default_preference", "required", "delivery_mode", "priority",
         "interruption_level", "quiet_hours", "ttl_seconds", "collapse", "rate_limit", "counts_toward_user_rate_limit",
         "counts_toward_badge", "thread_key_template", "apns_category", "android_channel_id", "default_locale",
-        "templates",
+        "templates", "image_template", "link_template", "relevance_score",
     ]
     static let templateMembers: Set<String> = ["title", "body", "fallback_body", "digest_title", "digest_body"]
     /// The most locales one category may have templates for.
@@ -52,6 +52,9 @@ struct CategoryReader {
         if let value = bool(members, "counts_toward_user_rate_limit") { category.countsTowardUserRateLimit = value }
         if let value = bool(members, "counts_toward_badge") { category.countsTowardBadge = value }
         category.threadKeyTemplate = keyTemplate(members, "thread_key_template", pointer: "/thread_key_template")
+        category.imageTemplate = string(members, "image_template", pointer: "/image_template")
+        category.linkTemplate = string(members, "link_template", pointer: "/link_template")
+        category.relevanceScore = number(members, "relevance_score", pointer: "/relevance_score")
         category.apnsCategory = string(members, "apns_category")
         category.androidChannelId = string(members, "android_channel_id")
         if let value = string(members, "default_locale") {
@@ -179,6 +182,19 @@ struct CategoryReader {
             return nil
         default:
             fail(pointer, "invalid_type", "must be a string")
+            return nil
+        }
+    }
+
+    private mutating func number(
+        _ members: [String: HeraldHTTP.JSONValue], _ name: String, pointer: String
+    ) -> Double? {
+        switch members[name] {
+        case .int(let number)?: return Double(number)
+        case .double(let number)?: return number
+        case nil, .null?: return nil
+        default:
+            fail(pointer, "invalid_type", "must be a number")
             return nil
         }
     }

@@ -20,7 +20,7 @@ struct IncomingEvent: Sendable {
     /// The members an event may have.
     static let members: Set<String> = [
         "id", "source", "category", "occurred_at", "actor", "actor_name", "recipients", "topic", "thread_id",
-        "item_id", "data", "collapse_key",
+        "item_id", "data", "collapse_key", "image_url", "link",
     ]
 
     /// The row for the inbox.
@@ -66,7 +66,8 @@ struct IncomingEvent: Sendable {
             source: source ?? "", id: id ?? "", category: category ?? "", recipients: recipients,
             actor: reader.string("actor"), actorName: reader.string("actor_name"),
             threadId: reader.string("thread_id"), itemId: reader.string("item_id"), data: data,
-            occurredAt: occurredAt ?? Date(timeIntervalSince1970: 0), collapseKey: collapseKey)
+            occurredAt: occurredAt ?? Date(timeIntervalSince1970: 0), collapseKey: collapseKey,
+            imageURL: reader.string("image_url"), link: reader.string("link"))
         if id != nil, category != nil {
             for error in event.validate() where !reader.hasError(at: error.pointer) {
                 reader.fail(error.pointer, error.message)

@@ -56,6 +56,30 @@ struct CategoryValidationTests {
         #expect(Self.errors(refused)["/rate_limit/halve_after_dismissals"] != nil, "\(refused.bodyText)")
     }
 
+    @Test("Image and link templates and the relevance score are kept, and bad ones refused with their pointers")
+    func mediaTemplatesAndRelevance() throws {
+        let service = try TestService.make()
+        defer { service.close() }
+        let created = service.send(
+            .post, "/v1/categories",
+            json: #"{"id":"rich","name":"Rich","image_template":"https://cdn.example.com/{actor}.png","#
+                + #""link_template":"chat://t/{thread_id}","relevance_score":0.75,"templates":{"en":{"body":"ok"}}}"#)
+        #expect(created.status == .created, "\(created.bodyText)")
+        #expect(created.json["link_template"]?.stringValue == "chat://t/{thread_id}")
+        #expect(created.json["image_template"]?.stringValue == "https://cdn.example.com/{actor}.png")
+        #expect(created.json["relevance_score"] == .double(0.75))
+        let refused = service.send(
+            .post, "/v1/categories",
+            json:
+                #"{"id":"bad.rich","name":"Rich","image_template":"http://x/{actor}","link_template":"javascript:{actor}","#
+                + #""relevance_score":"high","templates":{"en":{"body":"ok"}}}"#)
+        #expect(refused.status == .unprocessableContent)
+        let errors = Self.errors(refused)
+        for pointer in ["/image_template", "/link_template", "/relevance_score"] {
+            #expect(errors[pointer] != nil, "no error for \(pointer) in \(refused.bodyText)")
+        }
+    }
+
     @Test(
         "Template errors name the locale, the field and the offset",
         arguments: [
