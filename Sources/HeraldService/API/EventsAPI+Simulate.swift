@@ -31,17 +31,18 @@ extension EventsAPI {
         let processor = BatchProcessor(decider: environment.decider, limits: BatchLimits())
         let simulated = try environment.database { connection -> Simulation? in
             try connection.transaction(.repeatableRead) { connection in
-                let categories = try CategoryCatalog.load([event.category], on: connection)
+                // Only reads, which a simulation refuses, would write through the store.
+                let store = PostgresDecisionStore(connection)
+                let categories = try store.categories([event.category])
                 guard categories[event.category] != nil else { return nil }
                 var recipients = event.recipients.userIds
                 var truncated = false
                 if let topic = event.recipients.topic {
-                    let page = try PipelineRepository.topicPages(
-                        [(topic, "")], limit: simulationRecipients, on: connection)[0]
+                    let page = try store.topicPages([(topic, "")], limit: simulationRecipients)[0]
                     recipients = Decider.recipients(of: event, topicSubscribers: page)
                     truncated = page.count >= simulationRecipients
                 }
-                let snapshot = try RecipientStateRepository.load(recipients, now: now, lock: false, on: connection)
+                let snapshot = try store.recipients(recipients, now: now, lock: false)
                 var book = RecipientBook(snapshot)
                 var output = BatchOutput()
                 let claim = EventClaim(
@@ -51,7 +52,7 @@ extension EventsAPI {
                     claim: claim, event: event, recipients: recipients,
                     progress: EventProgress(seq: 0, done: true, fanoutAfter: nil, recipients: recipients.count))
                 try processor.decide(
-                    work, categories: categories, book: &book, output: &output, on: connection, now: now)
+                    work, categories: categories, book: &book, output: &output, store: store, now: now)
                 return Simulation(at: now, output: output, truncated: truncated)
             }
         }

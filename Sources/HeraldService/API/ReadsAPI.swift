@@ -27,22 +27,23 @@ enum ReadsAPI {
     static func apply(
         _ request: ReadRequest, decider: Decider, now: Date, on connection: PostgresConnection
     ) throws -> ReadOutcome? {
+        let store = PostgresDecisionStore(connection)
         do {
-            _ = try connection.pipeline([PipelineRepository.beginQuery])
-            let snapshot = try RecipientStateRepository.load([request.userId], now: now, lock: true, on: connection)
+            try store.begin()
+            let snapshot = try store.recipients([request.userId], now: now, lock: true)
             var book = RecipientBook(snapshot)
             guard book.knows(request.userId) else {
-                PipelineRepository.abandon(connection)
+                store.abandon()
                 return nil
             }
             var output = BatchOutput()
             let outcome = try ReadApplication.apply(
-                request, decider: decider, book: &book, output: &output, on: connection, now: now, eventSource: nil,
+                request, decider: decider, book: &book, output: &output, store: store, now: now, eventSource: nil,
                 eventId: nil)
-            try output.write(book, now: now, on: connection)
+            try store.commit(output, book: book, now: now)
             return outcome
         } catch {
-            PipelineRepository.abandon(connection)
+            store.abandon()
             throw error
         }
     }

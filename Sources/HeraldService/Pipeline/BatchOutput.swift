@@ -2,8 +2,7 @@ import Foundation
 import HeraldCore
 import HeraldPostgres
 
-/// Everything one batch decided, written at the end in the batch's transaction: deliveries by COPY, the rest in
-/// one pipeline that ends with COMMIT (one round trip).
+/// Everything one batch decided, written at the end in the batch's transaction by `DecisionStore.commit`.
 struct BatchOutput {
     var decisions: [DecisionRecord] = []
     var digests: [DecisionDigestRecord] = []
@@ -22,34 +21,9 @@ struct BatchOutput {
         }
     }
 
-    /// Above this many queue rows a batch writes them by COPY.
-    static let copyThreshold = 64
-
     /// Whether the batch did anything.
     var isEmpty: Bool {
         decisions.isEmpty && digests.isEmpty && deliveries.isEmpty && progress.isEmpty && firedTimers.isEmpty
-    }
-
-    /// Writes the batch and commits; `book` holds the recipients' new state.
-    func write(_ book: RecipientBook, now: Date, on connection: PostgresConnection) throws {
-        var queries: [BoundQuery] = []
-        let plain = deliveries.filter { $0.delivery.coalesceKey == nil }
-        // COPY streams a large batch fastest; a small one (the usual case when traffic is light and latency is what
-        // counts) is cheaper as one more statement in the closing pipeline.
-        if plain.count > Self.copyThreshold {
-            try DeliveryRepository.copy(plain, now: now, on: connection)
-        } else if let insert = DeliveryRepository.insertQuery(plain, now: now) {
-            queries.append(insert)
-        }
-        if let insert = DecisionRepository.insertQuery(decisions, now: now) { queries.append(insert) }
-        if let insert = DecisionRepository.insertDigestsQuery(digests, now: now) { queries.append(insert) }
-        queries += try RecipientStateRepository.writeQueries(book.write, now: now)
-        queries += TimerRepository.writeQueries(deleting: firedTimers, arming: Array(book.armed.values))
-        queries += DeliveryRepository.coalescingQueries(
-            deliveries.filter { $0.delivery.coalesceKey != nil }, now: now)
-        if !progress.isEmpty { queries.append(EventRepository.progressQuery(progress, at: now)) }
-        queries.append(PipelineRepository.commitQuery)
-        _ = try connection.pipeline(queries)
     }
 
     /// Outcome counts, for metrics: decisions and digests together.

@@ -6,14 +6,14 @@ extension BatchProcessor {
     /// Decides one event for its recipients of this batch, in order, carrying state from one to the next.
     func decide(
         _ item: Work, categories: [String: HeraldCore.Category], book: inout RecipientBook, output: inout BatchOutput,
-        on connection: PostgresConnection, now: Date
+        store: some DecisionStore, now: Date
     ) throws {
         output.progress.append(item.progress)
         guard let event = item.event else { return }
         if event.category == EventRepository.readCategory {
             for userId in item.recipients {
                 try read(
-                    event, seq: item.claim.seq, userId: userId, book: &book, output: &output, on: connection, now: now)
+                    event, seq: item.claim.seq, userId: userId, book: &book, output: &output, store: store, now: now)
             }
             return
         }
@@ -48,7 +48,7 @@ extension BatchProcessor {
     /// An `item.read` event: the same as `POST /v1/users/{id}/read` for each recipient.
     private func read(
         _ event: HeraldCore.Event, seq: Int64, userId: String, book: inout RecipientBook, output: inout BatchOutput,
-        on connection: PostgresConnection, now: Date
+        store: some DecisionStore, now: Date
     ) throws {
         var record = DecisionRecord(
             eventSeq: seq, userId: userId, outcome: Outcome.read.rawValue, detail: nil, deliverAt: nil,
@@ -62,7 +62,7 @@ extension BatchProcessor {
         }
         let request = ReadRequest(readEvent: event, userId: userId)
         let outcome = try ReadApplication.apply(
-            request, decider: decider, book: &book, output: &output, on: connection, now: now,
+            request, decider: decider, book: &book, output: &output, store: store, now: now,
             eventSource: event.source, eventId: event.id)
         record.detail = "items_read=\(outcome.itemsRead)"
         record.badge = outcome.badge

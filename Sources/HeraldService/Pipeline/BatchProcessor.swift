@@ -2,8 +2,9 @@ import Foundation
 import HeraldCore
 import HeraldPostgres
 
-/// Decides one batch of undecided events and due collapse timers in ONE transaction: claim (SKIP LOCKED), lock
-/// and load the recipients' state, run the engine, write decisions, deliveries, state, timers and progress, commit.
+/// Decides one batch of undecided events and due collapse timers in ONE transaction of a `DecisionStore`: claim,
+/// lock and load the recipients' state, run the engine, write decisions, deliveries, state, timers and progress,
+/// commit.
 /// A crash anywhere before the commit leaves no trace and hands the events to the next worker; after it, the events
 /// are decided. That is what makes every accepted event decided exactly once.
 struct BatchProcessor: Sendable {
@@ -19,35 +20,31 @@ struct BatchProcessor: Sendable {
         var progress: EventProgress
     }
 
-    /// Runs one batch at `now`; returns what it did (an empty report when there was nothing to do).
-    func run(on connection: PostgresConnection, now: Date) throws -> BatchReport {
+    /// Runs one batch at `now` on `store`; returns what it did (an empty report when there was nothing to do).
+    func run(on store: some DecisionStore, now: Date) throws -> BatchReport {
         do {
-            return try runTransaction(on: connection, now: now)
+            return try runTransaction(on: store, now: now)
         } catch {
-            PipelineRepository.abandon(connection)
+            store.abandon()
             throw error
         }
     }
 
-    private func runTransaction(on connection: PostgresConnection, now: Date) throws -> BatchReport {
-        let opened = try connection.pipeline([
-            PipelineRepository.beginQuery, EventRepository.claimQuery(limit: limits.events),
-            TimerRepository.dueQuery(at: now, limit: limits.timers),
-        ])
-        let claims = try EventRepository.claims(from: opened[1])
-        let dueTimers = try TimerRepository.timers(from: opened[2])
+    private func runTransaction(on store: some DecisionStore, now: Date) throws -> BatchReport {
+        let (claims, dueTimers) = try store.openBatch(events: limits.events, timers: limits.timers, now: now)
         var report = BatchReport()
         report.full = claims.count >= limits.events || dueTimers.count >= limits.timers
         guard !claims.isEmpty || !dueTimers.isEmpty else {
-            _ = try connection.pipeline([PipelineRepository.commitQuery])
+            // Nothing to write: the commit is a lone COMMIT.
+            try store.commit(BatchOutput(), book: RecipientBook(RecipientStateSnapshot()), now: now)
             return report
         }
-        let work = try plan(claims, on: connection)
+        let work = try plan(claims, on: store)
         var userIds = Set(dueTimers.map(\.userId))
         for item in work { userIds.formUnion(item.recipients) }
-        let snapshot = try RecipientStateRepository.load(Array(userIds), now: now, lock: true, on: connection)
+        let snapshot = try store.recipients(Array(userIds), now: now, lock: true)
         let categoryIds = Set(work.compactMap { $0.event?.category } + snapshot.dueTimers.map(\.categoryId))
-        let categories = try CategoryCatalog.load(Array(categoryIds), on: connection)
+        let categories = try store.categories(Array(categoryIds))
 
         var book = RecipientBook(snapshot)
         var output = BatchOutput()
@@ -55,9 +52,9 @@ struct BatchProcessor: Sendable {
         // Timers of users that no longer exist would stay due forever.
         output.firedTimers += dueTimers.filter { !book.knows($0.userId) }
         for item in work {
-            try decide(item, categories: categories, book: &book, output: &output, on: connection, now: now)
+            try decide(item, categories: categories, book: &book, output: &output, store: store, now: now)
         }
-        try output.write(book, now: now, on: connection)
+        try store.commit(output, book: book, now: now)
 
         report.events = work.count
         report.eventsDone = work.filter(\.progress.done).count
@@ -70,7 +67,7 @@ struct BatchProcessor: Sendable {
 
     /// Decodes the claimed events and picks their recipients for this batch: explicit users on the first page,
     /// then one page of topic subscribers per batch; stops adding events once the recipient budget is spent.
-    private func plan(_ claims: [EventClaim], on connection: PostgresConnection) throws -> [Work] {
+    private func plan(_ claims: [EventClaim], on store: some DecisionStore) throws -> [Work] {
         let stored = claims.map { EventDocument.decode(Array($0.document.utf8)) }
         var topicRequests: [(topic: String, after: String)] = []
         var topicIndex: [Int: Int] = [:]
@@ -80,7 +77,7 @@ struct BatchProcessor: Sendable {
             topicIndex[index] = topicRequests.count
             topicRequests.append((topic, claims[index].fanoutAfter ?? ""))
         }
-        let pages = try PipelineRepository.topicPages(topicRequests, limit: limits.topicPage, on: connection)
+        let pages = try store.topicPages(topicRequests, limit: limits.topicPage)
         var work: [Work] = []
         var budget = limits.recipients
         for (index, claim) in claims.enumerated() {

@@ -29,7 +29,7 @@ struct PipelineWorker: Sendable {
             }
             do {
                 let report = try pool.withConnectionBlocking { [processor, clock] connection in
-                    try processor.run(on: connection, now: clock())
+                    try processor.run(on: PostgresDecisionStore(connection), now: clock())
                 }
                 metrics.record(report)
                 for claim in report.undecodable {

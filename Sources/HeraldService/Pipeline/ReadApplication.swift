@@ -14,12 +14,12 @@ enum ReadApplication {
 
     static func apply(
         _ request: ReadRequest, decider: Decider, book: inout RecipientBook, output: inout BatchOutput,
-        on connection: PostgresConnection, now: Date, eventSource: String?, eventId: String?
+        store: some DecisionStore, now: Date, eventSource: String?, eventId: String?
     ) throws -> ReadOutcome {
         let scope = ReadScope(
             userId: request.userId, itemIds: request.itemIds, threadId: request.threadId,
             notificationIds: request.notificationIds, originInstallationId: request.device)
-        let stored = try DecisionRepository.readCandidates(for: scope, on: connection)
+        let stored = try store.readCandidates(for: scope)
         // Notifications decided earlier in the same batch are not in the table yet; they are candidates all the
         // same, after the stored ones, which are older.
         let batch = output.decisions.indices.filter { output.decisions[$0].userId == scope.userId }.map { index in
@@ -33,7 +33,7 @@ enum ReadApplication {
             case .stored(let key): keys.append(key)
             }
         }
-        try DecisionRepository.markRead(keys, at: now, on: connection)
+        try store.markRead(keys, at: now)
 
         let unread = book.snapshot.unread[scope.userId] ?? 0
         let badgeOn = book.snapshot.profiles[scope.userId]?.badge ?? false

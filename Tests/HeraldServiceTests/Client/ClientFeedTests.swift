@@ -172,7 +172,7 @@ struct ClientFeedTests {
                         group.addTask {
                             while true {
                                 let report = try await harness.database { connection in
-                                    try processor.run(on: connection, now: clock.now)
+                                    try processor.run(on: PostgresDecisionStore(connection), now: clock.now)
                                 }
                                 if !report.didWork { return }
                             }

@@ -125,14 +125,7 @@ struct PipelineHarness: Sendable {
 
     /// Stores an active device, registered at the harness clock's time.
     func device(_ installation: String, user: String, platform: Device.Platform = .apns) async throws {
-        let token: String
-        switch platform {
-        case .apns:
-            token = String(repeating: "ab", count: 32) + installation.utf8.map { String($0, radix: 16) }.joined()
-        case .fcm: token = "fcm-token-" + installation
-        case .webpush: token = "https://push.example.com/" + installation
-        case .wns: token = "https://wns.example.com/" + installation
-        }
+        let token = Self.token(installation, platform: platform)
         _ = try await sql(
             """
             INSERT INTO devices (installation_id, user_id, platform, token, web_push_p256dh, web_push_auth, app_id,
@@ -143,6 +136,16 @@ struct PipelineHarness: Sendable {
                 installation, user, platform.rawValue, token, platform == .webpush ? "BPk" : nil,
                 platform == .webpush ? "auth" : nil, clock.now,
             ])
+    }
+
+    /// A push token of the shape `platform` uses, unique to `installation`.
+    static func token(_ installation: String, platform: Device.Platform) -> String {
+        switch platform {
+        case .apns: String(repeating: "ab", count: 32) + installation.utf8.map { String($0, radix: 16) }.joined()
+        case .fcm: "fcm-token-" + installation
+        case .webpush: "https://push.example.com/" + installation
+        case .wns: "https://wns.example.com/" + installation
+        }
     }
 
     /// Subscribes users to a topic.
@@ -160,7 +163,7 @@ struct PipelineHarness: Sendable {
         var reports: [BatchReport] = []
         while true {
             let report = try await database { [processor, clock] connection in
-                try processor.run(on: connection, now: clock.now)
+                try processor.run(on: PostgresDecisionStore(connection), now: clock.now)
             }
             guard report.didWork else { return reports }
             reports.append(report)

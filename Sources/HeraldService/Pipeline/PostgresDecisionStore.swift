@@ -1,0 +1,76 @@
+import Foundation
+import HeraldCore
+import HeraldPostgres
+
+/// The production `DecisionStore`: a batch is one transaction on one connection, run through the repositories'
+/// named statements.
+struct PostgresDecisionStore: DecisionStore {
+    let connection: PostgresConnection
+
+    /// A store on `connection`, which is in no transaction yet.
+    init(_ connection: PostgresConnection) {
+        self.connection = connection
+    }
+
+    func openBatch(events: Int, timers: Int, now: Date) throws -> (claims: [EventClaim], dueTimers: [TimerRecord]) {
+        let opened = try connection.pipeline([
+            PipelineRepository.beginQuery, EventRepository.claimQuery(limit: events),
+            TimerRepository.dueQuery(at: now, limit: timers),
+        ])
+        return (try EventRepository.claims(from: opened[1]), try TimerRepository.timers(from: opened[2]))
+    }
+
+    /// Opens a transaction that claims nothing, for a read outside the pipeline.
+    func begin() throws {
+        _ = try connection.pipeline([PipelineRepository.beginQuery])
+    }
+
+    func topicPages(_ requests: [(topic: String, after: String)], limit: Int) throws -> [[String]] {
+        try PipelineRepository.topicPages(requests, limit: limit, on: connection)
+    }
+
+    func recipients(_ userIds: [String], now: Date, lock: Bool) throws -> RecipientStateSnapshot {
+        try RecipientStateRepository.load(userIds, now: now, lock: lock, on: connection)
+    }
+
+    func categories(_ ids: [String]) throws -> [String: HeraldCore.Category] {
+        try CategoryRepository.categories(ids: ids, on: connection)
+    }
+
+    func readCandidates(for scope: ReadScope) throws -> [ReadCandidate<DecisionKey>] {
+        try DecisionRepository.readCandidates(for: scope, on: connection)
+    }
+
+    func markRead(_ keys: [DecisionKey], at now: Date) throws {
+        try DecisionRepository.markRead(keys, at: now, on: connection)
+    }
+
+    /// Above this many queue rows a batch writes them by COPY.
+    static let copyThreshold = 64
+
+    /// Deliveries by COPY when there are many, the rest in one pipeline that ends with COMMIT (one round trip).
+    func commit(_ output: BatchOutput, book: RecipientBook, now: Date) throws {
+        var queries: [BoundQuery] = []
+        let plain = output.deliveries.filter { $0.delivery.coalesceKey == nil }
+        // COPY streams a large batch fastest; a small one (the usual case when traffic is light and latency is what
+        // counts) is cheaper as one more statement in the closing pipeline.
+        if plain.count > Self.copyThreshold {
+            try DeliveryRepository.copy(plain, now: now, on: connection)
+        } else if let insert = DeliveryRepository.insertQuery(plain, now: now) {
+            queries.append(insert)
+        }
+        if let insert = DecisionRepository.insertQuery(output.decisions, now: now) { queries.append(insert) }
+        if let insert = DecisionRepository.insertDigestsQuery(output.digests, now: now) { queries.append(insert) }
+        queries += try RecipientStateRepository.writeQueries(book.write, now: now)
+        queries += TimerRepository.writeQueries(deleting: output.firedTimers, arming: Array(book.armed.values))
+        queries += DeliveryRepository.coalescingQueries(
+            output.deliveries.filter { $0.delivery.coalesceKey != nil }, now: now)
+        if !output.progress.isEmpty { queries.append(EventRepository.progressQuery(output.progress, at: now)) }
+        queries.append(PipelineRepository.commitQuery)
+        _ = try connection.pipeline(queries)
+    }
+
+    func abandon() {
+        PipelineRepository.abandon(connection)
+    }
+}
