@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 
 /// Converts between `Date` and the ISO text form of `timestamptz`, without a formatter (and without its locale
 /// and allocation costs), using the proleptic Gregorian calendar as PostgreSQL does.
@@ -10,9 +11,10 @@ enum PostgresTimestamp {
         if date == .distantFuture { return "infinity" }
         if date == .distantPast { return "-infinity" }
         let micros = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
-        let days = floorDivide(micros, microsPerDay)
+        let days = Int64(CivilCalendar.floorDiv(Int(micros), Int(microsPerDay)))
         var rest = micros - days * microsPerDay
-        let (year, month, day) = civil(fromDays: days)
+        let date = CivilCalendar.date(days: Int(days))
+        let (year, month, day) = (Int64(date.year), Int64(date.month), Int64(date.day))
         let hour = rest / 3_600_000_000
         rest -= hour * 3_600_000_000
         let minute = rest / 60_000_000
@@ -65,42 +67,14 @@ enum PostgresTimestamp {
         if scanner.skip(" BC") { year = 1 - year }
         guard scanner.atEnd, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
-        let days = days(fromCivil: year, month, day)
+        let days = Int64(CivilCalendar.days(year: Int(year), month: Int(month), day: Int(day)))
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return Date(timeIntervalSince1970: Double(seconds) + Double(micros) / 1_000_000)
-    }
-
-    private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
-        let q = a / b
-        return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
     }
 
     private static func pad(_ value: Int64, _ width: Int) -> String {
         let digits = String(value)
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-    }
-
-    /// Year, month and day of a count of days since 1970-01-01 (days-to-civil over 400-year eras).
-    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (the inverse of `civil(fromDays:)`).
-    private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }
 

@@ -1,6 +1,7 @@
 /// A piece of SQL with a name; values never go into the text, they travel as bind parameters.
 ///
-/// Queries written in the source use `Query(name:sql:)` with a string literal, so SQL text cannot be assembled
+/// Queries written in the source use `Query(name:sql:)` with a string literal (or `Query(name:joining:)` with
+/// several), so SQL text cannot be assembled
 /// from runtime values by accident. Runtime-built text (migration files, identifiers quoted by the caller) must
 /// go through `Query(unsafeSQL:)`, which says so at the call site.
 public struct Query: Sendable, Hashable, CustomStringConvertible {
@@ -15,6 +16,14 @@ public struct Query: Sendable, Hashable, CustomStringConvertible {
     public init(name: String, sql: StaticString) {
         self.name = name
         self.sql = sql.description
+        self.isPreparable = true
+    }
+
+    /// A named query joined line by line from pieces fixed at compile time, so statements that share a clause
+    /// write it once; it is prepared like `init(name:sql:)`.
+    public init(name: String, joining parts: StaticString...) {
+        self.name = name
+        self.sql = parts.map(\.description).joined(separator: "\n")
         self.isPreparable = true
     }
 

@@ -25,7 +25,9 @@ public struct FieldError: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// Escapes one reference token of a JSON pointer (`~` → `~0`, `/` → `~1`).
     public static func token(_ key: String) -> String {
-        key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        // Most keys (member names, locales) hold neither character; they are returned as they are.
+        guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return key }
+        return key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
     /// The same error for a member nested in a larger document, its pointer placed under `prefix`.

@@ -24,7 +24,7 @@ public enum SHA256 {
     /// The digest of a string's UTF-8 bytes, as lowercase hex.
     public static func hex(_ text: String) -> String {
         var text = text
-        return hexString(text.withUTF8 { digest(of: UnsafeRawBufferPointer($0)) })
+        return Hex.encode(text.withUTF8 { digest(of: UnsafeRawBufferPointer($0)) })
     }
 
     /// Hashes without a heap allocation besides the result: identifiers are hashed several times per delivery,
@@ -100,19 +100,6 @@ public enum SHA256 {
         state[6] &+= g
         state[7] &+= h
     }
-
-    /// Lowercase hex of `bytes`.
-    public static func hexString(_ bytes: [UInt8]) -> String {
-        String(unsafeUninitializedCapacity: bytes.count * 2) { out in
-            for (index, byte) in bytes.enumerated() {
-                out[2 * index] = hexAlphabet[Int(byte >> 4)]
-                out[2 * index + 1] = hexAlphabet[Int(byte & 0x0F)]
-            }
-            return bytes.count * 2
-        }
-    }
-
-    private static let hexAlphabet = Array("0123456789abcdef".utf8)
 
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 

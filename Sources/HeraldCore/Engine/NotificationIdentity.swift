@@ -37,13 +37,10 @@ public enum NotificationIdentity {
                     out[written] = UInt8(ascii: "-")
                     written += 1
                 }
-                out[written] = hexDigits[Int(bytes[index] >> 4)]
-                out[written + 1] = hexDigits[Int(bytes[index] & 0x0F)]
+                Hex.write(bytes[index], into: out, at: written)
                 written += 2
             }
             return written
         }
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

@@ -8,7 +8,7 @@ extension APNsPayload {
         writer.openObject()
         writer.key("aps")
         writeAps(content, title: title, body: body, alert: true, into: &writer)
-        writeHeraldKeys(content, into: &writer)
+        writer.heraldKeys(content, quoted: false)
         writer.closeObject()
         return writer.bytes
     }
@@ -21,16 +21,7 @@ extension APNsPayload {
         writer.openObject()
         if alert, title != nil || body != nil {
             writer.key("alert")
-            writer.openObject()
-            if let body {
-                writer.key("body")
-                writer.string(body)
-            }
-            if let title {
-                writer.key("title")
-                writer.string(title)
-            }
-            writer.closeObject()
+            writer.alertText(title: title, body: body)
         }
         if let badge = content.badge {
             writer.key("badge")
@@ -46,7 +37,7 @@ extension APNsPayload {
             writer.key("mutable-content")
             writer.int(1)
         }
-        if !content.silenced, content.interruptionLevel != .passive {
+        if !content.isQuiet {
             writer.key("sound")
             if content.interruptionLevel == .critical {
                 writer.openObject()
@@ -66,42 +57,5 @@ extension APNsPayload {
             writer.string(threadId)
         }
         writer.closeObject()
-    }
-
-    /// Herald's own keys of a visible push after `aps` (`cat` … `v`), in byte order, as `PushContent.heraldKeys`.
-    static func writeHeraldKeys(_ content: PushContent, into writer: inout PayloadWriter) {
-        writer.key("cat")
-        writer.string(content.categoryId)
-        writeHeraldTail(content, into: &writer)
-    }
-
-    /// The keys after `cat`: `cid`, `count`, `cursor`, `item`, `kind`, `nid`, `thread`, `v`.
-    private static func writeHeraldTail(_ content: PushContent, into writer: inout PayloadWriter) {
-        if let collapseId = content.collapseId {
-            writer.key("cid")
-            writer.string(collapseId)
-        }
-        if let count = content.count {
-            writer.key("count")
-            writer.int(count)
-        }
-        if let cursor = content.cursor, content.mode != .system {
-            writer.key("cursor")
-            writer.string(cursor)
-        }
-        if let itemId = content.itemId {
-            writer.key("item")
-            writer.string(itemId)
-        }
-        writer.key("kind")
-        writer.string(content.purpose.rawValue)
-        writer.key("nid")
-        writer.string(content.notificationId)
-        if let threadId = content.threadId {
-            writer.key("thread")
-            writer.string(threadId)
-        }
-        writer.key("v")
-        writer.int(1)
     }
 }

@@ -50,28 +50,8 @@ public enum APNsPayload {
 
     /// The body, fitted to 4096 bytes; `nil` only if the identifiers alone exceed it.
     public static func body(for content: PushContent) -> [UInt8]? {
-        if content.purpose == .withdraw {
-            var fitted = content
-            let fit = WithdrawKeys.fit(
-                content, limit: maxBodyBytes, cost: WithdrawKeys.arrayElementCost,
-                document: { document(for: $0, title: nil, body: nil) })
-            fitted.withdrawIds = fit.ids
-            guard case .object(var root) = document(for: fitted, title: nil, body: nil) else {
-                return nil
-            }
-            if fit.truncated { root["sync"] = .bool(true) }
-            let bytes = JSONValue.object(root).serialized()
-            return bytes.count <= maxBodyBytes ? bytes : nil
-        }
-        guard content.isVisible else {
-            return TextFitting.fit(title: content.title, body: content.body, limit: maxBodyBytes) {
-                title, body in
-                document(for: content, title: title, body: body).serialized()
-            }
-        }
-        return TextFitting.fit(title: content.title, body: content.body, limit: maxBodyBytes) {
-            title, body in
-            alertBody(for: content, title: title, body: body)
+        PlatformBody.fitted(content, limit: maxBodyBytes, document: document(for:title:body:)) {
+            alertBody(for: content, title: $0, body: $1)
         }
     }
 
@@ -103,7 +83,7 @@ public enum APNsPayload {
     }
 
     private static func sound(for content: PushContent) -> JSONValue? {
-        if content.silenced || content.interruptionLevel == .passive { return nil }
+        if content.isQuiet { return nil }
         if content.interruptionLevel == .critical {
             return .object(["critical": .int(1), "name": .string("default"), "volume": .double(1.0)])
         }

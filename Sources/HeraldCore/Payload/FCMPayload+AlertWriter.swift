@@ -38,16 +38,7 @@ extension FCMPayload {
 
         if !appBuilds {
             writer.key("notification")
-            writer.openObject()
-            if let body {
-                writer.key("body")
-                writer.string(body)
-            }
-            if let title {
-                writer.key("title")
-                writer.string(title)
-            }
-            writer.closeObject()
+            writer.alertText(title: title, body: body)
         }
         writer.key("token")
         writer.string(token)
@@ -64,7 +55,7 @@ extension FCMPayload {
             writer.key("channel_id")
             writer.string(channel)
         }
-        if !content.silenced, content.interruptionLevel != .passive {
+        if !content.isQuiet {
             writer.key("default_sound")
             writer.bool(true)
         }
@@ -104,42 +95,17 @@ extension FCMPayload {
             writer.key("badge")
             writer.intString(max(0, badge))
         }
-        writer.key("cat")
-        writer.string(content.categoryId)
-        if let collapseId = content.collapseId {
-            writer.key("cid")
-            writer.string(collapseId)
+        writer.heraldKeys(content, quoted: true) { slot, writer in
+            guard slot == .afterCursor else { return }
+            if let fallbackBody {
+                writer.key("fallback_body")
+                writer.string(fallbackBody)
+            }
+            if let fallbackTitle {
+                writer.key("fallback_title")
+                writer.string(fallbackTitle)
+            }
         }
-        if let count = content.count {
-            writer.key("count")
-            writer.intString(count)
-        }
-        if let cursor = content.cursor, content.mode != .system {
-            writer.key("cursor")
-            writer.string(cursor)
-        }
-        if let fallbackBody {
-            writer.key("fallback_body")
-            writer.string(fallbackBody)
-        }
-        if let fallbackTitle {
-            writer.key("fallback_title")
-            writer.string(fallbackTitle)
-        }
-        if let itemId = content.itemId {
-            writer.key("item")
-            writer.string(itemId)
-        }
-        writer.key("kind")
-        writer.string(content.purpose.rawValue)
-        writer.key("nid")
-        writer.string(content.notificationId)
-        if let threadId = content.threadId {
-            writer.key("thread")
-            writer.string(threadId)
-        }
-        writer.key("v")
-        writer.word("1")
         writer.closeObject()
     }
 }

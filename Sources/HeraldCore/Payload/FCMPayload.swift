@@ -27,26 +27,10 @@ public enum FCMPayload {
 
     /// The request body, fitted to 4096 bytes; `nil` only if the identifiers alone exceed it.
     public static func body(for content: PushContent, token: String) -> [UInt8]? {
-        if content.purpose == .withdraw {
-            let fit = WithdrawKeys.fit(
-                content, limit: maxBodyBytes, cost: dataArrayElementCost,
-                document: { document(for: $0, token: token, title: nil, body: nil) })
-            var fitted = content
-            fitted.withdrawIds = fit.ids
-            let bytes = document(for: fitted, token: token, title: nil, body: nil, sync: fit.truncated)
-                .serialized()
-            return bytes.count <= maxBodyBytes ? bytes : nil
-        }
-        guard content.isVisible else {
-            return TextFitting.fit(title: content.title, body: content.body, limit: maxBodyBytes) {
-                title, body in
-                document(for: content, token: token, title: title, body: body).serialized()
-            }
-        }
-        return TextFitting.fit(title: content.title, body: content.body, limit: maxBodyBytes) {
-            title, body in
-            alertBody(for: content, token: token, title: title, body: body)
-        }
+        PlatformBody.fitted(
+            content, limit: maxBodyBytes, withdrawCost: dataArrayElementCost,
+            document: { document(for: $0, token: token, title: $1, body: $2, sync: $3) },
+            alertBody: { alertBody(for: content, token: token, title: $0, body: $1) })
     }
 
     /// The `{"message": …}` document with the given (possibly shortened) text.
@@ -114,7 +98,7 @@ public enum FCMPayload {
         if let channel = content.androidChannelId { notification["channel_id"] = .string(channel) }
         if let badge = content.badge { notification["notification_count"] = .int(max(0, badge)) }
         // Passive alerts stay quiet on every platform, as APNs, Web Push and WNS already do.
-        if !content.silenced, content.interruptionLevel != .passive {
+        if !content.isQuiet {
             notification["default_sound"] = .bool(true)
         }
         return notification

@@ -109,10 +109,11 @@ public struct PushContent: Sendable, Hashable {
         silenced ? .passive : interruptionLevel
     }
 
+    /// Whether the push stays quiet (no sound): quiet hours silenced it or its level is passive, on every platform.
+    public var isQuiet: Bool { silenced || interruptionLevel == .passive }
+
     /// Whether the alert should interrupt now: high priority, audible and not passive.
-    public var isUrgent: Bool {
-        isVisible && priority == .high && !silenced && interruptionLevel != .passive
-    }
+    public var isUrgent: Bool { isVisible && priority == .high && !isQuiet }
 
     /// Seconds from `availableAt` to `expiresAt`, never negative.
     public var ttlSeconds: Int {

@@ -46,16 +46,9 @@ public enum WNSPayload {
             // The app removes toasts by the WNS tags it was shown with.
             var tagged = content
             tagged.withdrawIds = content.withdrawIds.map(CollapseIdentifier.wnsTag(for:))
-            let fit = WithdrawKeys.fit(
-                tagged, limit: maxBodyBytes, cost: WithdrawKeys.arrayElementCost,
-                document: { WebPushPayload.document(for: $0, title: nil, body: nil) })
-            tagged.withdrawIds = fit.ids
-            guard case .object(var root) = WebPushPayload.document(for: tagged, title: nil, body: nil)
-            else {
-                return nil
+            return WithdrawKeys.body(tagged, limit: maxBodyBytes, cost: WithdrawKeys.arrayElementCost) {
+                WithdrawKeys.flaggingSync(WebPushPayload.document(for: $0, title: nil, body: nil), $1)
             }
-            if fit.truncated { root["sync"] = .bool(true) }
-            return JSONValue.object(root).serialized()
         }
     }
 
@@ -67,7 +60,7 @@ public enum WNSPayload {
         if let title { xml += "<text>" + escape(title) + "</text>" }
         if let body { xml += "<text>" + escape(body) + "</text>" }
         xml += "</binding></visual>"
-        if content.silenced || content.interruptionLevel == .passive {
+        if content.isQuiet {
             xml += "<audio silent=\"true\"/>"
         }
         return xml + "</toast>"

@@ -15,44 +15,24 @@ extension WebPushPayload {
             writer.key("body")
             writer.string(body)
         }
-        writer.key("cat")
-        writer.string(content.categoryId)
-        if let collapseId = content.collapseId {
-            writer.key("cid")
-            writer.string(collapseId)
+        writer.heraldKeys(content, quoted: false) { slot, writer in
+            switch slot {
+            case .afterCursor:
+                break
+            case .afterNotificationId:
+                writer.key("silent")
+                writer.bool(content.isQuiet)
+                if let tag = content.collapseId {
+                    writer.key("tag")
+                    writer.string(tag)
+                }
+            case .afterThread:
+                if let title {
+                    writer.key("title")
+                    writer.string(title)
+                }
+            }
         }
-        if let count = content.count {
-            writer.key("count")
-            writer.int(count)
-        }
-        if let cursor = content.cursor, content.mode != .system {
-            writer.key("cursor")
-            writer.string(cursor)
-        }
-        if let itemId = content.itemId {
-            writer.key("item")
-            writer.string(itemId)
-        }
-        writer.key("kind")
-        writer.string(content.purpose.rawValue)
-        writer.key("nid")
-        writer.string(content.notificationId)
-        writer.key("silent")
-        writer.bool(content.silenced || content.interruptionLevel == .passive)
-        if let tag = content.collapseId {
-            writer.key("tag")
-            writer.string(tag)
-        }
-        if let threadId = content.threadId {
-            writer.key("thread")
-            writer.string(threadId)
-        }
-        if let title {
-            writer.key("title")
-            writer.string(title)
-        }
-        writer.key("v")
-        writer.int(1)
         writer.closeObject()
         return writer.bytes
     }

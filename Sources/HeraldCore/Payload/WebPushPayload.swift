@@ -34,28 +34,8 @@ public enum WebPushPayload {
 
     /// The plaintext body, fitted to 3993 bytes; `nil` only if the identifiers alone exceed it.
     public static func body(for content: PushContent) -> [UInt8]? {
-        if content.purpose == .withdraw {
-            let fit = WithdrawKeys.fit(
-                content, limit: maxBodyBytes, cost: WithdrawKeys.arrayElementCost,
-                document: { document(for: $0, title: nil, body: nil) })
-            var fitted = content
-            fitted.withdrawIds = fit.ids
-            guard case .object(var root) = document(for: fitted, title: nil, body: nil) else {
-                return nil
-            }
-            if fit.truncated { root["sync"] = .bool(true) }
-            let bytes = JSONValue.object(root).serialized()
-            return bytes.count <= maxBodyBytes ? bytes : nil
-        }
-        guard content.isVisible else {
-            return TextFitting.fit(title: content.title, body: content.body, limit: maxBodyBytes) {
-                title, body in
-                document(for: content, title: title, body: body).serialized()
-            }
-        }
-        return TextFitting.fit(title: content.title, body: content.body, limit: maxBodyBytes) {
-            title, body in
-            alertBody(for: content, title: title, body: body)
+        PlatformBody.fitted(content, limit: maxBodyBytes, document: document(for:title:body:)) {
+            alertBody(for: content, title: $0, body: $1)
         }
     }
 
@@ -68,7 +48,7 @@ public enum WebPushPayload {
             if let title { root["title"] = .string(title) }
             if let body { root["body"] = .string(body) }
             if let tag = content.collapseId { root["tag"] = .string(tag) }
-            root["silent"] = .bool(content.silenced || content.interruptionLevel == .passive)
+            root["silent"] = .bool(content.isQuiet)
             root["app_builds"] = .bool(content.mode != .system)
         case .withdraw:
             root["withdraw"] = .array(content.withdrawIds.map(JSONValue.string))

@@ -31,4 +31,23 @@ enum WithdrawKeys {
             content.withdrawIds, budget: limit - baseSize - syncFlagBytes, cost: cost)
         return (kept, kept.count < content.withdrawIds.count)
     }
+
+    /// The withdrawal body of `content`: the newest ids that fit in `limit`, and `sync` passed to `document` when
+    /// some were left out. The caller decides what a body still over the limit means.
+    static func body(
+        _ content: PushContent, limit: Int, cost: (String) -> Int,
+        document: (_ content: PushContent, _ sync: Bool) -> JSONValue
+    ) -> [UInt8] {
+        let fit = fit(content, limit: limit, cost: cost, document: { document($0, false) })
+        var fitted = content
+        fitted.withdrawIds = fit.ids
+        return document(fitted, fit.truncated).serialized()
+    }
+
+    /// `document` with `"sync": true` beside its other top-level keys when `sync` (APNs, Web Push and WNS raw).
+    static func flaggingSync(_ document: JSONValue, _ sync: Bool) -> JSONValue {
+        guard sync, case .object(var root) = document else { return document }
+        root["sync"] = .bool(true)
+        return .object(root)
+    }
 }

@@ -15,33 +15,14 @@ public struct CivilDate: Sendable, Hashable, Comparable {
 
     /// The date `days` days after 1970-01-01 (negative before).
     public init(daysSinceEpoch days: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        (year, month, day) = CivilCalendar.date(days: days)
     }
 
     /// Days since 1970-01-01.
-    public var daysSinceEpoch: Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
+    public var daysSinceEpoch: Int { CivilCalendar.days(year: year, month: month, day: day) }
 
     /// The day of the week.
-    public var weekday: Weekday {
-        // 1970-01-01 was a Thursday; index 0 is Monday.
-        let index = ((daysSinceEpoch + 3) % 7 + 7) % 7
-        return Weekday.allCases[index]
-    }
+    public var weekday: Weekday { Weekday(isoNumber: CivilCalendar.isoWeekday(days: daysSinceEpoch)) }
 
     /// The date `count` days later (earlier when negative).
     public func adding(days count: Int) -> CivilDate {

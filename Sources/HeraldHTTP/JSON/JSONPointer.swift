@@ -1,14 +1,10 @@
+import HeraldCore
+
 /// Builds RFC 6901 JSON pointers such as `/quiet_hours/start` or `/items/2/end`.
 public enum JSONPointer {
     /// The pointer for a sequence of reference tokens (member names or array indices).
     public static func make(_ tokens: [String]) -> String {
-        tokens.map { "/" + escape($0) }.joined()
-    }
-
-    /// Escapes one reference token: `~` becomes `~0` and `/` becomes `~1`.
-    public static func escape(_ token: String) -> String {
-        guard token.contains("~") || token.contains("/") else { return token }
-        return token.replacingAll("~", with: "~0").replacingAll("/", with: "~1")
+        tokens.map { "/" + FieldError.token($0) }.joined()
     }
 
     /// The JSON member name for a Swift property name, as the snake_case key strategy writes it.
@@ -27,11 +23,5 @@ public enum JSONPointer {
             result.append(contentsOf: character.lowercased())
         }
         return result
-    }
-}
-
-extension String {
-    fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

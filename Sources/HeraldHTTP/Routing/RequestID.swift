@@ -1,3 +1,5 @@
+import HeraldCore
+
 /// Request ids: the client's own when it is sane, otherwise a fresh random one.
 public enum RequestID {
     /// The longest client-supplied id that is echoed.

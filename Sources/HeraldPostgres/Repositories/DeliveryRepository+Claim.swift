@@ -19,50 +19,34 @@ extension DeliveryRepository {
     // row's update go to its own day partition instead of probing them all.
     static let claimAny = Query(
         name: "deliveries_claim",
-        sql: """
-            WITH due AS (
-                SELECT id, stored_day FROM deliveries
-                WHERE state = 'queued' AND available_at <= $1
-                ORDER BY available_at
-                LIMIT $2
-                FOR UPDATE SKIP LOCKED
-            )
-            UPDATE deliveries AS d
-            SET state = CASE WHEN d.expires_at <= $1 THEN 'expired' ELSE 'leased' END,
-                leased_until = CASE WHEN d.expires_at <= $1 THEN NULL
-                                    ELSE $1::timestamptz + make_interval(secs => $3::double precision) END,
-                lease_id = CASE WHEN d.expires_at <= $1 THEN NULL ELSE $4 END,
-                attempts = d.attempts + CASE WHEN d.expires_at <= $1 THEN 0 ELSE 1 END,
-                finished_at = CASE WHEN d.expires_at <= $1 THEN $1::timestamptz END,
-                detail = CASE WHEN d.expires_at <= $1 THEN 'expired before it was sent' ELSE d.detail END
-            FROM due WHERE d.id = due.id AND d.stored_day = due.stored_day
-            RETURNING d.id, d.notification_id, d.event_source, d.event_id, d.user_id, d.installation_id, d.platform,
-                      d.environment, d.token, d.kind, d.headers::text AS headers, d.body, d.collapse_id, d.priority,
-                      d.available_at, d.expires_at, d.state, d.leased_until, d.lease_id, d.attempts
-            """)
+        joining: claimDue, "    WHERE state = 'queued' AND available_at <= $1", claimLease)
     static let claimPlatform = Query(
         name: "deliveries_claim_platform",
-        sql: """
-            WITH due AS (
-                SELECT id, stored_day FROM deliveries
-                WHERE state = 'queued' AND platform = $5 AND available_at <= $1
-                ORDER BY available_at
-                LIMIT $2
-                FOR UPDATE SKIP LOCKED
-            )
-            UPDATE deliveries AS d
-            SET state = CASE WHEN d.expires_at <= $1 THEN 'expired' ELSE 'leased' END,
-                leased_until = CASE WHEN d.expires_at <= $1 THEN NULL
-                                    ELSE $1::timestamptz + make_interval(secs => $3::double precision) END,
-                lease_id = CASE WHEN d.expires_at <= $1 THEN NULL ELSE $4 END,
-                attempts = d.attempts + CASE WHEN d.expires_at <= $1 THEN 0 ELSE 1 END,
-                finished_at = CASE WHEN d.expires_at <= $1 THEN $1::timestamptz END,
-                detail = CASE WHEN d.expires_at <= $1 THEN 'expired before it was sent' ELSE d.detail END
-            FROM due WHERE d.id = due.id AND d.stored_day = due.stored_day
-            RETURNING d.id, d.notification_id, d.event_source, d.event_id, d.user_id, d.installation_id, d.platform,
-                      d.environment, d.token, d.kind, d.headers::text AS headers, d.body, d.collapse_id, d.priority,
-                      d.available_at, d.expires_at, d.state, d.leased_until, d.lease_id, d.attempts
-            """)
+        joining: claimDue, "    WHERE state = 'queued' AND platform = $5 AND available_at <= $1", claimLease)
+    /// The claim up to the due rows' filter, which is all that differs between claiming any platform and one.
+    private static let claimDue: StaticString = """
+        WITH due AS (
+            SELECT id, stored_day FROM deliveries
+        """
+    /// The claim after the due rows' filter.
+    private static let claimLease: StaticString = """
+            ORDER BY available_at
+            LIMIT $2
+            FOR UPDATE SKIP LOCKED
+        )
+        UPDATE deliveries AS d
+        SET state = CASE WHEN d.expires_at <= $1 THEN 'expired' ELSE 'leased' END,
+            leased_until = CASE WHEN d.expires_at <= $1 THEN NULL
+                                ELSE $1::timestamptz + make_interval(secs => $3::double precision) END,
+            lease_id = CASE WHEN d.expires_at <= $1 THEN NULL ELSE $4 END,
+            attempts = d.attempts + CASE WHEN d.expires_at <= $1 THEN 0 ELSE 1 END,
+            finished_at = CASE WHEN d.expires_at <= $1 THEN $1::timestamptz END,
+            detail = CASE WHEN d.expires_at <= $1 THEN 'expired before it was sent' ELSE d.detail END
+        FROM due WHERE d.id = due.id AND d.stored_day = due.stored_day
+        RETURNING d.id, d.notification_id, d.event_source, d.event_id, d.user_id, d.installation_id, d.platform,
+                  d.environment, d.token, d.kind, d.headers::text AS headers, d.body, d.collapse_id, d.priority,
+                  d.available_at, d.expires_at, d.state, d.leased_until, d.lease_id, d.attempts
+        """
 
     /// Takes expired leases back, then leases up to `limit` due deliveries (of `platform`, if given) for
     /// `leaseSeconds`, in one round trip and one transaction.

@@ -45,23 +45,31 @@ public enum DeviceRepository {
         name: "devices_user_lock", sql: "SELECT 1 FROM users WHERE id = $1 FOR KEY SHARE")
     static let upsertQuery = Query(
         name: "devices_upsert",
-        sql: """
-            INSERT INTO devices (installation_id, user_id, platform, token, web_push_p256dh, web_push_auth,
-                                 environment, app_id, locale, app_version, app_builds_notifications, active,
-                                 last_registered_at, created_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, true, $12, $12)
-            ON CONFLICT (installation_id) DO UPDATE SET
-                user_id = EXCLUDED.user_id, platform = EXCLUDED.platform, token = EXCLUDED.token,
-                web_push_p256dh = EXCLUDED.web_push_p256dh, web_push_auth = EXCLUDED.web_push_auth,
-                environment = EXCLUDED.environment, app_id = EXCLUDED.app_id, locale = EXCLUDED.locale,
-                app_version = EXCLUDED.app_version, app_builds_notifications = EXCLUDED.app_builds_notifications,
-                active = true, deactivated_at = NULL, deactivation_reason = NULL,
-                last_registered_at = EXCLUDED.last_registered_at
-            WHERE $13::boolean OR devices.user_id = EXCLUDED.user_id
-            RETURNING installation_id, user_id, platform, token, web_push_p256dh, web_push_auth, environment, app_id,
-                      locale, app_version, app_builds_notifications, active, last_registered_at, created_at,
-                      deactivated_at, deactivation_reason, (xmax = 0) AS created
-            """)
+        joining: insertDevice,
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, true, $12, $12)",
+        reregisterDevice,
+        """
+        WHERE $13::boolean OR devices.user_id = EXCLUDED.user_id
+        RETURNING installation_id, user_id, platform, token, web_push_p256dh, web_push_auth, environment, app_id,
+                  locale, app_version, app_builds_notifications, active, last_registered_at, created_at,
+                  deactivated_at, deactivation_reason, (xmax = 0) AS created
+        """)
+    /// The columns a registration writes, for the single registration and the bulk import alike.
+    static let insertDevice: StaticString = """
+        INSERT INTO devices (installation_id, user_id, platform, token, web_push_p256dh, web_push_auth,
+                             environment, app_id, locale, app_version, app_builds_notifications, active,
+                             last_registered_at, created_at)
+        """
+    /// What registering a known installation again replaces: everything but its creation time, and it is active.
+    static let reregisterDevice: StaticString = """
+        ON CONFLICT (installation_id) DO UPDATE SET
+            user_id = EXCLUDED.user_id, platform = EXCLUDED.platform, token = EXCLUDED.token,
+            web_push_p256dh = EXCLUDED.web_push_p256dh, web_push_auth = EXCLUDED.web_push_auth,
+            environment = EXCLUDED.environment, app_id = EXCLUDED.app_id, locale = EXCLUDED.locale,
+            app_version = EXCLUDED.app_version, app_builds_notifications = EXCLUDED.app_builds_notifications,
+            active = true, deactivated_at = NULL, deactivation_reason = NULL,
+            last_registered_at = EXCLUDED.last_registered_at
+        """
     static let removeQuery = Query(
         name: "devices_remove",
         sql: """
@@ -203,25 +211,32 @@ public enum DeviceRepository {
     }
 
     static func record(_ row: PostgresRow) throws -> DeviceRecord {
+        guard let device = try device(row) else {
+            throw PostgresError(kind: .decoding, message: "unknown device platform or environment")
+        }
+        return DeviceRecord(
+            device: device, createdAt: try row.date("created_at"),
+            deactivatedAt: try row.decode(Date?.self, "deactivated_at"),
+            deactivationReason: try row.decode(String?.self, "deactivation_reason"))
+    }
+
+    /// The device of a row with the device columns; `nil` for a platform or environment this build does not know.
+    static func device(_ row: PostgresRow) throws -> Device? {
         guard let platform = Device.Platform(rawValue: try row.string("platform")),
             let environment = Device.Environment(rawValue: try row.string("environment"))
-        else { throw PostgresError(kind: .decoding, message: "unknown device platform or environment") }
+        else { return nil }
         var keys: Device.WebPushKeys?
         if let p256dh = try row.decode(String?.self, "web_push_p256dh"),
             let auth = try row.decode(String?.self, "web_push_auth")
         {
             keys = Device.WebPushKeys(p256dh: p256dh, auth: auth)
         }
-        let device = Device(
+        return Device(
             installationId: try row.string("installation_id"), userId: try row.string("user_id"), platform: platform,
             token: try row.string("token"), webPushKeys: keys, environment: environment,
             appId: try row.string("app_id"), locale: try row.decode(String?.self, "locale"),
             appVersion: try row.decode(String?.self, "app_version"),
             appBuildsNotifications: try row.bool("app_builds_notifications"), active: try row.bool("active"),
             lastRegisteredAt: try row.date("last_registered_at"))
-        return DeviceRecord(
-            device: device, createdAt: try row.date("created_at"),
-            deactivatedAt: try row.decode(Date?.self, "deactivated_at"),
-            deactivationReason: try row.decode(String?.self, "deactivation_reason"))
     }
 }

@@ -65,36 +65,32 @@ public enum ImportRepository {
         name: "import_rollback_savepoint", sql: "ROLLBACK TO SAVEPOINT import_users")
     static let upsertDistinctUsers = Query(
         name: "import_upsert_distinct_users",
-        sql: """
-            INSERT INTO users (id, locale, time_zone, quiet_start_minute, quiet_end_minute, quiet_days, badge,
-                               created_at, updated_at)
-            SELECT user_id, locale, time_zone, quiet_start, quiet_end, quiet_days, badge, $1, $1
-            FROM import_rows WHERE kind = 'u'
-            ON CONFLICT (id) DO UPDATE SET
-                locale = EXCLUDED.locale, time_zone = EXCLUDED.time_zone,
-                quiet_start_minute = EXCLUDED.quiet_start_minute, quiet_end_minute = EXCLUDED.quiet_end_minute,
-                quiet_days = EXCLUDED.quiet_days, badge = EXCLUDED.badge, updated_at = EXCLUDED.updated_at
-            WHERE (users.locale, users.time_zone, users.quiet_start_minute, users.quiet_end_minute, users.quiet_days,
-                   users.badge)
-                IS DISTINCT FROM (EXCLUDED.locale, EXCLUDED.time_zone, EXCLUDED.quiet_start_minute,
-                                  EXCLUDED.quiet_end_minute, EXCLUDED.quiet_days, EXCLUDED.badge)
-            """)
+        joining: insertUsers,
+        """
+        SELECT user_id, locale, time_zone, quiet_start, quiet_end, quiet_days, badge, $1, $1
+        FROM import_rows WHERE kind = 'u'
+        """, updateChangedUsers)
     static let upsertUsers = Query(
         name: "import_upsert_users",
-        sql: """
-            INSERT INTO users (id, locale, time_zone, quiet_start_minute, quiet_end_minute, quiet_days, badge,
-                               created_at, updated_at)
-            SELECT DISTINCT ON (user_id) user_id, locale, time_zone, quiet_start, quiet_end, quiet_days, badge, $1, $1
-            FROM import_rows WHERE kind = 'u' ORDER BY user_id, line DESC
-            ON CONFLICT (id) DO UPDATE SET
-                locale = EXCLUDED.locale, time_zone = EXCLUDED.time_zone,
-                quiet_start_minute = EXCLUDED.quiet_start_minute, quiet_end_minute = EXCLUDED.quiet_end_minute,
-                quiet_days = EXCLUDED.quiet_days, badge = EXCLUDED.badge, updated_at = EXCLUDED.updated_at
-            WHERE (users.locale, users.time_zone, users.quiet_start_minute, users.quiet_end_minute, users.quiet_days,
-                   users.badge)
-                IS DISTINCT FROM (EXCLUDED.locale, EXCLUDED.time_zone, EXCLUDED.quiet_start_minute,
-                                  EXCLUDED.quiet_end_minute, EXCLUDED.quiet_days, EXCLUDED.badge)
-            """)
+        joining: insertUsers,
+        """
+        SELECT DISTINCT ON (user_id) user_id, locale, time_zone, quiet_start, quiet_end, quiet_days, badge, $1, $1
+        FROM import_rows WHERE kind = 'u' ORDER BY user_id, line DESC
+        """, updateChangedUsers)
+    private static let insertUsers: StaticString = """
+        INSERT INTO users (id, locale, time_zone, quiet_start_minute, quiet_end_minute, quiet_days, badge,
+                           created_at, updated_at)
+        """
+    private static let updateChangedUsers: StaticString = """
+        ON CONFLICT (id) DO UPDATE SET
+            locale = EXCLUDED.locale, time_zone = EXCLUDED.time_zone,
+            quiet_start_minute = EXCLUDED.quiet_start_minute, quiet_end_minute = EXCLUDED.quiet_end_minute,
+            quiet_days = EXCLUDED.quiet_days, badge = EXCLUDED.badge, updated_at = EXCLUDED.updated_at
+        WHERE (users.locale, users.time_zone, users.quiet_start_minute, users.quiet_end_minute, users.quiet_days,
+               users.badge)
+            IS DISTINCT FROM (EXCLUDED.locale, EXCLUDED.time_zone, EXCLUDED.quiet_start_minute,
+                              EXCLUDED.quiet_end_minute, EXCLUDED.quiet_days, EXCLUDED.badge)
+        """
     // The last line wins per installation, then per token, so the upsert below never meets one key twice.
     static let stageDevices = Query(
         name: "import_stage_devices",
@@ -123,21 +119,12 @@ public enum ImportRepository {
             """)
     static let upsertDevices = Query(
         name: "import_upsert_devices",
-        sql: """
-            INSERT INTO devices (installation_id, user_id, platform, token, web_push_p256dh, web_push_auth,
-                                 environment, app_id, locale, app_version, app_builds_notifications, active,
-                                 last_registered_at, created_at)
-            SELECT installation_id, user_id, platform, token, p256dh, auth, environment, app_id, device_locale,
-                   app_version, app_builds, true, $1, $1
-            FROM import_devices
-            ON CONFLICT (installation_id) DO UPDATE SET
-                user_id = EXCLUDED.user_id, platform = EXCLUDED.platform, token = EXCLUDED.token,
-                web_push_p256dh = EXCLUDED.web_push_p256dh, web_push_auth = EXCLUDED.web_push_auth,
-                environment = EXCLUDED.environment, app_id = EXCLUDED.app_id, locale = EXCLUDED.locale,
-                app_version = EXCLUDED.app_version, app_builds_notifications = EXCLUDED.app_builds_notifications,
-                active = true, deactivated_at = NULL, deactivation_reason = NULL,
-                last_registered_at = EXCLUDED.last_registered_at
-            """)
+        joining: DeviceRepository.insertDevice,
+        """
+        SELECT installation_id, user_id, platform, token, p256dh, auth, environment, app_id, device_locale,
+               app_version, app_builds, true, $1, $1
+        FROM import_devices
+        """, DeviceRepository.reregisterDevice)
 
     /// Runs one import at `now`: `write` streams validated rows into the writer, then users and devices are
     /// upserted. If `write` throws, nothing is stored.

@@ -115,7 +115,9 @@ public enum RecipientStateRepository {
             snapshot.mutes[try row.string("user_id"), default: []].append(mute)
         }
         for row in results[2] {
-            if let device = try Self.device(row) { snapshot.devices[device.userId, default: []].append(device) }
+            if let device = try DeviceRepository.device(row) {
+                snapshot.devices[device.userId, default: []].append(device)
+            }
         }
         for row in results[3] { snapshot.unread[try row.string("user_id")] = try row.int("unread") }
         for row in results[4] {
@@ -165,24 +167,5 @@ public enum RecipientStateRepository {
         return UserProfile(
             id: try row.string("id"), locale: try row.decode(String?.self, "locale"),
             timeZone: try row.decode(String?.self, "time_zone"), quietHours: quietHours, badge: try row.bool("badge"))
-    }
-
-    static func device(_ row: PostgresRow) throws -> Device? {
-        guard let platform = Device.Platform(rawValue: try row.string("platform")),
-            let environment = Device.Environment(rawValue: try row.string("environment"))
-        else { return nil }
-        var keys: Device.WebPushKeys?
-        if let p256dh = try row.decode(String?.self, "web_push_p256dh"),
-            let auth = try row.decode(String?.self, "web_push_auth")
-        {
-            keys = Device.WebPushKeys(p256dh: p256dh, auth: auth)
-        }
-        return Device(
-            installationId: try row.string("installation_id"), userId: try row.string("user_id"), platform: platform,
-            token: try row.string("token"), webPushKeys: keys, environment: environment,
-            appId: try row.string("app_id"), locale: try row.decode(String?.self, "locale"),
-            appVersion: try row.decode(String?.self, "app_version"),
-            appBuildsNotifications: try row.bool("app_builds_notifications"), active: try row.bool("active"),
-            lastRegisteredAt: try row.date("last_registered_at"))
     }
 }

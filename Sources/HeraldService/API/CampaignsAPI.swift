@@ -113,13 +113,7 @@ enum CampaignsAPI {
 
     /// `limit` (1 to 200, default 50) and the campaign id the `cursor` continues after.
     static func paging(_ request: HTTPRequest) throws -> (limit: Int, after: String?) {
-        var limit = defaultLimit
-        if let text = request.query("limit") {
-            guard let value = Int(text), (1...maxLimit).contains(value) else {
-                throw HTTPError.badRequest("limit must be an integer from 1 to \(maxLimit).", type: "invalid-query")
-            }
-            limit = value
-        }
+        let limit = try PageCursor.limit(request, defaultValue: defaultLimit, maximum: maxLimit)
         guard let cursor = request.query("cursor") else { return (limit, nil) }
         guard let after = SubscriberCursor.decode(cursor), CampaignRequest.isCampaignId(after) else {
             throw HTTPError.badRequest("cursor is not one this API returned.", type: "invalid-query")

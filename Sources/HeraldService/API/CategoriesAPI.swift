@@ -146,7 +146,7 @@ extension CategoriesAPI.Handlers {
         let condition = try CategoryETag.requiredCondition(of: request)
         let body = try request.decodeJSONValue()
         var reader = CategoryReader()
-        let canonical = reader.canonicalLocale(locale, pointer: "/templates/" + JSONPointer.escape(locale))
+        let canonical = reader.canonicalLocale(locale, pointer: "/templates/" + FieldError.token(locale))
         let templates = reader.localizedTemplates(from: body, locale: canonical)
         let readingErrors = reader.errors
         let validator = self.validator

@@ -67,13 +67,7 @@ enum TopicsAPI {
 
     /// `limit` (1 to 1000, default 100) and the user id the `cursor` continues after.
     static func paging(_ request: HTTPRequest) throws -> (limit: Int, after: String?) {
-        var limit = defaultLimit
-        if let text = request.query("limit") {
-            guard let value = Int(text), (1...maxLimit).contains(value) else {
-                throw HTTPError.badRequest("limit must be an integer from 1 to \(maxLimit).", type: "invalid-query")
-            }
-            limit = value
-        }
+        let limit = try PageCursor.limit(request, defaultValue: defaultLimit, maximum: maxLimit)
         var after: String?
         if let cursor = request.query("cursor") {
             guard let userId = SubscriberCursor.decode(cursor) else {

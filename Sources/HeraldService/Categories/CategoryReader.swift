@@ -30,7 +30,7 @@ struct CategoryReader {
         }
         for name in members.keys.sorted()
         where !Self.writableMembers.contains(name) && !Self.readOnlyMembers.contains(name) {
-            fail("/" + JSONPointer.escape(name), "unknown_member", "is not a member of a category")
+            fail("/" + FieldError.token(name), "unknown_member", "is not a member of a category")
         }
         let bodyId = string(members, "id", required: pathId == nil)
         if let pathId, let bodyId, bodyId != pathId {
@@ -66,7 +66,7 @@ struct CategoryReader {
 
     /// One locale's templates from a body of their own, reported with pointers under `/templates/<locale>`.
     mutating func localizedTemplates(from body: HeraldHTTP.JSONValue, locale: String) -> LocalizedTemplates {
-        localized(body, pointer: "/templates/" + JSONPointer.escape(locale))
+        localized(body, pointer: "/templates/" + FieldError.token(locale))
     }
 
     /// The canonical form of a locale tag (`pl_pl` → `pl-PL`), or the tag itself when it is not well-formed, so that
@@ -119,7 +119,7 @@ struct CategoryReader {
         }
         var templates: [String: LocalizedTemplates] = [:]
         for key in members.keys.sorted() {
-            let pointer = "/templates/" + JSONPointer.escape(key)
+            let pointer = "/templates/" + FieldError.token(key)
             let locale = canonicalLocale(key, pointer: pointer)
             if templates[locale] != nil {
                 fail(pointer, "duplicate_locale", "names the same locale as another key ('\(locale)')")
@@ -151,7 +151,7 @@ struct CategoryReader {
             return nil
         }
         for name in members.keys.sorted() where !allowed.contains(name) {
-            fail(pointer + "/" + JSONPointer.escape(name), "unknown_member", "is not a known member")
+            fail(pointer + "/" + FieldError.token(name), "unknown_member", "is not a known member")
         }
         return members
     }

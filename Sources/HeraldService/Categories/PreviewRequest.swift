@@ -46,7 +46,7 @@ struct PreviewRequest: Sendable {
             return nil
         }
         for name in members.keys.sorted() where !Self.members.contains(name) {
-            fail("/" + JSONPointer.escape(name), "unknown_member", "is not a member of a preview request")
+            fail("/" + FieldError.token(name), "unknown_member", "is not a member of a preview request")
         }
         if let locale = text("locale", maxBytes: 64) {
             if let canonical = ICUMessageRenderer.canonicalLocale(locale), CategoryRules.isLocaleTag(canonical) {

@@ -1,3 +1,5 @@
+import HeraldCore
+
 /// A complete ICU `zoneinfo64` resource: every zone and link, written as the text that `genrb` compiles.
 ///
 /// The layout is the one of ICU's own `zoneinfo64.txt` (produced upstream by `tz2icu`): a sorted `Names` array
@@ -46,7 +48,7 @@ struct ZoneInfo64 {
             out +=
                 "    typeOffsets:intvector { \(zone.types.map { "\($0.raw), \($0.dst)" }.joined(separator: ", ")) }\n"
             if !zone.transitions.isEmpty {
-                let hex = zone.transitions.map { Self.hexByte($0.type) }.joined()
+                let hex = Hex.encode(zone.transitions.map { UInt8(truncatingIfNeeded: $0.type) })
                 out += "    typeMap:bin { \"\(hex)\" }\n"
             }
             if let final = zone.final {
@@ -97,10 +99,5 @@ struct ZoneInfo64 {
         }
         if !post.isEmpty { lines += "    transPost32:intvector { \(pairs(post)) }\n" }
         return lines
-    }
-
-    private static func hexByte(_ value: Int) -> String {
-        let digits = Array("0123456789abcdef")
-        return String([digits[(value >> 4) & 15], digits[value & 15]])
     }
 }

@@ -44,8 +44,8 @@ import Testing
         (128, "6836cf13bac400e9105071cd6af47084dfacad4e5e302c94bfed24e013afb73e"),
     ])
     func paddingEdgeVectors(length: Int, digest: String) {
-        #expect(SHA256.hexString(SHA256.hash([UInt8](repeating: 0x61, count: length))) == digest)
+        #expect(Hex.encode(SHA256.hash([UInt8](repeating: 0x61, count: length))) == digest)
         #expect(SHA256.hex(String(repeating: "a", count: length)) == digest)
-        #expect(SHA256.hexString(SHA256.hash((0..<length).lazy.map { _ in UInt8(0x61) })) == digest)
+        #expect(Hex.encode(SHA256.hash((0..<length).lazy.map { _ in UInt8(0x61) })) == digest)
     }
 }

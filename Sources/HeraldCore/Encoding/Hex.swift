@@ -1,15 +1,24 @@
-/// Lowercase hexadecimal text for bytes.
+/// Lowercase hexadecimal text for bytes: digests, HMACs, lease and request ids.
 public enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
-    /// Lowercase hex, two characters per byte.
-    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        var output: [UInt8] = []
-        for byte in bytes {
-            output.append(digits[Int(byte >> 4)])
-            output.append(digits[Int(byte & 0x0F)])
+    /// Lowercase hex, two characters per byte, written straight into the string's storage.
+    public static func encode<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+            var written = 0
+            for byte in bytes {
+                write(byte, into: out, at: written)
+                written += 2
+            }
+            return written
         }
-        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Writes the two digits of `byte` at `index` and `index + 1`, for text that mixes hex with other characters.
+    @inline(__always)
+    static func write(_ byte: UInt8, into out: UnsafeMutableBufferPointer<UInt8>, at index: Int) {
+        out[index] = digits[Int(byte >> 4)]
+        out[index + 1] = digits[Int(byte & 0x0F)]
     }
 
     /// Decodes hex text (either case); nil for odd length or a non-hex character.
