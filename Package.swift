@@ -42,11 +42,11 @@ let package = Package(
         .executableTarget(name: "herald", dependencies: ["HeraldService"]),
 
         // The plain socket HTTP client every test that talks to a real server uses.
-        .target(name: "HeraldTestSupport", path: "Tests/HeraldTestSupport"),
+        .target(name: "HeraldTestSupport", dependencies: ["HeraldObservability"], path: "Tests/HeraldTestSupport"),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore"]),
         .testTarget(name: "HeraldTextTests", dependencies: ["HeraldText", "HeraldCore", "HeraldSupport"]),
         .testTarget(name: "HeraldPostgresTests", dependencies: ["HeraldPostgres"]),
-        .testTarget(name: "HeraldObservabilityTests", dependencies: ["HeraldObservability"]),
+        .testTarget(name: "HeraldObservabilityTests", dependencies: ["HeraldObservability", "HeraldTestSupport"]),
         .testTarget(
             name: "HeraldHTTPTests",
             dependencies: ["HeraldHTTP", "HeraldObservability", "HeraldCore", "HeraldTestSupport"]

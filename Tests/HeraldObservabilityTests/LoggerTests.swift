@@ -1,3 +1,4 @@
+import HeraldTestSupport
 import Foundation
 import HeraldObservability
 import Testing

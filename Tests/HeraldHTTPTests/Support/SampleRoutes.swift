@@ -1,3 +1,4 @@
+import HeraldTestSupport
 import HeraldHTTP
 
 /// A body with nested members and an enum, as the service's own bodies look.

@@ -1,23 +1,6 @@
 import Glibc
 import HeraldHTTP
-import HeraldObservability
 import Synchronization
-
-/// Collects log lines in memory.
-final class LogCapture: Sendable {
-    private let lines = Mutex<[String]>([])
-
-    var sink: LogSink {
-        LogSink { [self] bytes in
-            let line = String(decoding: bytes, as: UTF8.self)
-            lines.withLock { $0.append(line) }
-        }
-    }
-
-    var logger: Logger { Logger(minimumLevel: .debug, sink: sink) }
-
-    var all: [String] { lines.withLock { $0 } }
-}
 
 /// Polls `condition` until it holds or the deadline passes; returns whether it held.
 func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
@@ -40,18 +23,4 @@ enum TestKeys {
         events: Principal(keyID: "key-events", scopes: [.eventsWrite]),
         none: Principal(keyID: "key-none", scopes: []),
     ])
-}
-
-/// A value shared between a test and the threads it starts.
-final class SharedBox<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
-
-    init(_ value: Value) {
-        storage = Mutex(value)
-    }
-
-    var value: Value {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
-    }
 }

@@ -122,7 +122,7 @@ final class CampaignHerald: Sendable {
         // Long enough that a restart under a slowed machine (heap checking, a shifted clock) still finds most of
         // the wave ahead of it: the schedule is absolute, so a restart slower than the rest of the wave would
         // hand out everything that remains at once.
-        environment["HERALD_CAMPAIGN_MIN_WAVE_SECONDS"] = "12"
+        environment["HERALD_CAMPAIGN_MIN_WAVE_SECONDS"] = "45"
         environment["HERALD_LOG_LEVEL"] = "warning"
         environment["HERALD_SHUTDOWN_GRACE"] = "1"
         environment.removeValue(forKey: "ICU_TIMEZONE_FILES_DIR")
