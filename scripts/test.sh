@@ -67,7 +67,11 @@ jq -e '([.limit.events_per_second, .limit.deliveries_per_second, .pipeline.event
         .ingest.p99_ms, .ingest_alone.events_per_second, .ingest_alone.p99_ms, .latency.p50_ms, .latency.p95_ms, .latency.p99_ms, .memory.peak_rss_mb,
         .population.load_seconds, .campaign.plan_seconds, .campaign.recipients_per_second,
         .campaign.decided_recipients_per_second, .aging.events_per_second, .aging.ratio_to_fresh,
-        .aging.partitions_dropped, .aging.keys_trimmed] | all(type == "number" and . > 0))
+        .aging.partitions_dropped, .aging.keys_trimmed, .ingest_limit.events_per_second,
+        .ingest_alone.ratio_to_limit, .ingest.ratio_to_limit, .mixed.events_per_second, .mixed.accepted_per_second]
+        + ([.limit, .pipeline, .aging, .ingest_limit, .ingest_alone, .ingest, .latency, .mixed, .campaign]
+           | map(.cpu_herald_us_per_event, .cpu_postgres_us_per_event)) | all(type == "number" and . > 0))
+    and (.mixed.backlog | type == "number" and . >= 0)
     and .campaign.status == "run" and (.git_commit | type == "string")' "$bench_json" > /dev/null \
     || { echo "herald bench --quick wrote incomplete figures:"; cat "$bench_json"; exit 1; }
 echo "bench --quick passed in $(( $(date +%s) - bench_started )) s"

@@ -14,11 +14,15 @@ public final class EmbeddedPostgres: Sendable {
         public var durable: Bool
         /// The server's `max_connections`.
         public var maxConnections: Int
+        /// More server settings by name, such as `shared_preload_libraries`, passed with `-c` at start (they do not
+        /// apply to a server that is adopted already running). A value holding a quote or a space is refused.
+        public var settings: [String: String]
 
         /// Durable, with PostgreSQL's usual connection limit.
-        public init(durable: Bool = true, maxConnections: Int = 100) {
+        public init(durable: Bool = true, maxConnections: Int = 100, settings: [String: String] = [:]) {
             self.durable = durable
             self.maxConnections = maxConnections
+            self.settings = settings
         }
     }
 
@@ -45,6 +49,13 @@ public final class EmbeddedPostgres: Sendable {
     /// The TCP port of the running server, once started.
     public var port: Int? { runningPort.withLock { $0 } }
 
+    /// The process id of the running server's postmaster, from the first line of `postmaster.pid`.
+    public var serverProcessID: Int32? {
+        guard port != nil, let text = try? String(contentsOfFile: dataDirectory + "/postmaster.pid", encoding: .utf8)
+        else { return nil }
+        return text.split(separator: "\n").first.flatMap { Int32($0.trimmingCharacters(in: .whitespaces)) }
+    }
+
     /// Initializes the cluster if needed, starts it (or adopts a server already running on it), creates the
     /// `herald` database if missing, and returns its conninfo.
     @discardableResult
@@ -63,7 +74,7 @@ public final class EmbeddedPostgres: Sendable {
             port = try choosePort()
             try command.run(
                 binaries + "/pg_ctl",
-                ["-D", dataDirectory, "-l", logFile, "-w", "-t", "60", "-o", serverOptions(port: port), "start"],
+                ["-D", dataDirectory, "-l", logFile, "-w", "-t", "60", "-o", try serverOptions(port: port), "start"],
                 in: folder, failing: .start)
             try? String(port).write(toFile: folder + "/port", atomically: true, encoding: .utf8)
         }
@@ -96,7 +107,7 @@ public final class EmbeddedPostgres: Sendable {
     }
 
     /// `postgres` command-line options; pg_ctl hands them to a shell, hence the quoting of the socket folder.
-    private func serverOptions(port: Int) -> String {
+    private func serverOptions(port: Int) throws -> String {
         // Unix socket paths are limited to 107 bytes, and the folder must survive the shell and list parsing.
         let socketPath = folder + "/.s.PGSQL.\(port)"
         let socketUsable = socketPath.utf8.count < 107 && !folder.contains(where: { "'\",\\".contains($0) })
@@ -104,6 +115,13 @@ public final class EmbeddedPostgres: Sendable {
         text += " -c password_encryption=scram-sha-256"
         text += " -c unix_socket_directories='\(socketUsable ? folder : "")'"
         if !options.durable { text += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off" }
+        for (name, value) in options.settings.sorted(by: { $0.key < $1.key }) {
+            let unsafe = { (text: String) in text.isEmpty || text.contains(where: { "'\"\\ ;$`".contains($0) }) }
+            guard !unsafe(name), !unsafe(value) else {
+                throw EmbeddedPostgresError(.start, "the server setting \(name) cannot be passed on the command line")
+            }
+            text += " -c \(name)=\(value)"
+        }
         return text
     }
 

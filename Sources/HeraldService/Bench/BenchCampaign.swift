@@ -15,29 +15,33 @@ enum BenchCampaign {
         var planSeconds: Double
         var fanOutSeconds: Double
         var decidedSeconds: Double
+        /// The CPU of the fan-out and the decisions, per recipient.
+        var cpu: BenchCPU.Usage
     }
 
     /// The phase's JSON figures and its table rows.
-    static func measure(_ service: BenchService, users: Int) throws -> (json: [String: Any], rows: [(String, String)]) {
+    static func measure(
+        _ service: BenchService, users: Int
+    ) throws -> (json: [String: Any], rows: [(label: String, value: String, cpu: BenchCPU.Usage?)]) {
         let figures = try run(service, users: users)
         let fanOut = BenchStatistics.rate(figures.recipients, seconds: figures.fanOutSeconds)
         let decided = BenchStatistics.rate(figures.recipients, seconds: figures.decidedSeconds)
-        let json: [String: Any] = [
+        let json: [String: Any] = figures.cpu.json.merging([
             "status": "run", "recipients": figures.recipients, "waves": figures.waves, "zones": figures.zones,
             "load_seconds": figures.loadSeconds, "plan_seconds": figures.planSeconds,
             "fan_out_seconds": figures.fanOutSeconds, "recipients_per_second": fanOut,
             "decided_seconds": figures.decidedSeconds, "decided_recipients_per_second": decided,
-        ]
+        ]) { $1 }
         let plan =
             "\(figures.recipients) in \(figures.zones) zones: "
             + "\(BenchTable.format(figures.planSeconds, decimals: 2)) s, \(figures.waves) waves"
         return (
             json,
             [
-                ("campaign: plan", plan),
+                ("campaign: plan", plan, nil),
                 (
                     "campaign: fan-out recipients/s (decided/s)",
-                    "\(BenchTable.format(fanOut)) (\(BenchTable.format(decided)))"
+                    "\(BenchTable.format(fanOut)) (\(BenchTable.format(decided)))", figures.cpu
                 ),
             ]
         )
@@ -70,6 +74,7 @@ enum BenchCampaign {
         let fanOut = service.send(
             .post, "/v1/campaigns", body: campaign(id: "bench-now", date: format(now - 86_400), late: "send_now"))
         guard fanOut.status == 201 else { throw failure("the fan-out campaign answered \(fanOut.status)") }
+        let cpuStart = service.cpu.read()
         started = ContinuousClock.now
         let settings = CampaignRunner.Settings(
             batchSize: service.context.config.campaignBatchSize, minimumWaveSeconds: 0)
@@ -82,7 +87,8 @@ enum BenchCampaign {
         let decidedSeconds = BenchStatistics.seconds(since: started)
         return Figures(
             recipients: recipients, waves: waves, zones: zones, loadSeconds: loadSeconds, planSeconds: planSeconds,
-            fanOutSeconds: fanOutSeconds, decidedSeconds: decidedSeconds)
+            fanOutSeconds: fanOutSeconds, decidedSeconds: decidedSeconds,
+            cpu: service.cpu.usage(since: cpuStart, events: recipients))
     }
 
     /// Inserts `users` campaign users round-robin over up to 400 zones the service knows (every 50th without a

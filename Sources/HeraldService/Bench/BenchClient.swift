@@ -91,6 +91,21 @@ struct BenchClient: Sendable {
         }
     }
 
+    /// Posts every `lanes`-th of `bodies`, from `lane` on, over one connection until `stopped()`; returns the count
+    /// of bodies posted.
+    func post(
+        _ bodies: [String], lane: Int, of lanes: Int, until stopped: @escaping @Sendable () -> Bool
+    ) throws -> Int {
+        let connection = try BenchConnection(port: port, adminKey: adminKey)
+        var posted = 0
+        for index in stride(from: lane, to: bodies.count, by: lanes) {
+            guard !stopped() else { break }
+            _ = try connection.post(bodies[index])
+            posted += 1
+        }
+        return posted
+    }
+
     /// Posts `bodies` at a steady pace, one every `interval` seconds, spread over `connections` connections;
     /// returns every request's latency.
     func steady(bodies: [String], interval: Double, connections: Int) throws -> [Double] {

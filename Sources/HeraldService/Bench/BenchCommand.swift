@@ -2,8 +2,9 @@ import Foundation
 import HeraldPostgres
 import HeraldSupport
 
-/// `herald bench [--quick] [--soak] [--json PATH]`: measures the pipeline against its PostgreSQL limit, ingest,
-/// latency, campaigns and memory, prints a table and writes every figure to a JSON file.
+/// `herald bench [--quick] [--soak] [--explain-top N] [--json PATH]`: measures the pipeline and ingest against their
+/// PostgreSQL limits, the two at once, latency, campaigns, memory and the CPU every phase cost per event, prints a
+/// table and writes every figure to a JSON file.
 enum BenchCommand {
     /// The sizes of one run.
     struct Sizes {
@@ -11,6 +12,8 @@ enum BenchCommand {
         var limitEvents = 50_000
         var pipelineEvents = 50_000
         var ingestEvents = 100_000
+        /// Events decided in the mixed phase (ingest and the workers at once).
+        var mixedEvents = 50_000
         var latencySeconds = 30
         /// Users added for the campaign phase (spread over about 400 zones).
         var campaignUsers = 1_000_000
@@ -21,11 +24,12 @@ enum BenchCommand {
         var soakSeconds = 0
         var quick = false
         static let quick = Sizes(
-            users: 2_000, limitEvents: 5_000, pipelineEvents: 5_000, ingestEvents: 5_000, latencySeconds: 5,
+            users: 2_000, limitEvents: 5_000, pipelineEvents: 5_000, ingestEvents: 5_000, mixedEvents: 5_000,
+            latencySeconds: 5,
             campaignUsers: 10_000, agingDays: 3, agingEventsPerDay: 2_000, quick: true)
     }
 
-    static let usage = "usage: herald bench [--quick] [--soak] [--history-days N] [--json PATH]\n"
+    static let usage = "usage: herald bench [--quick] [--soak] [--history-days N] [--explain-top N] [--json PATH]\n"
 
     /// Runs the benchmark and returns the exit status.
     static func run(arguments: [String], environment: [String: String]) -> Int32 {
@@ -33,9 +37,13 @@ enum BenchCommand {
         var soak = false
         var jsonPath = "bench-results.json"
         var historyDays: Int?
+        var explainTop = 0
         var index = 0
         while index < arguments.count {
             switch arguments[index] {
+            case "--help", "-h":
+                StandardOutput.write(usage)
+                return 0
             case "--quick": sizes = .quick
             case "--soak": soak = true
             case "--json" where index + 1 < arguments.count:
@@ -45,6 +53,10 @@ enum BenchCommand {
             where index + 1 < arguments.count && Int(arguments[index + 1]).map({ (0...365).contains($0) }) == true:
                 index += 1
                 historyDays = Int(arguments[index])
+            case "--explain-top"
+            where index + 1 < arguments.count && Int(arguments[index + 1]).map({ (1...1_000).contains($0) }) == true:
+                index += 1
+                explainTop = Int(arguments[index]) ?? 0
             default:
                 StandardError.write(usage)
                 return 64
@@ -54,9 +66,9 @@ enum BenchCommand {
         if soak { sizes.soakSeconds = 600 }
         if let historyDays { sizes.agingDays = historyDays }
         do {
-            let service = try BenchService(environment: environment)
+            let service = try BenchService(environment: environment, tracksStatements: explainTop > 0)
             defer { service.close() }
-            var run = BenchRun(service: service, sizes: sizes)
+            var run = BenchRun(service: service, sizes: sizes, explainTop: explainTop)
             var results = try run.measure()
             results["quick"] = sizes.quick
             results["git_commit"] = gitCommit()

@@ -13,9 +13,15 @@ final class BenchService: Sendable {
     let server: HTTPServer
     let adminKey: String
     let folder: String
+    /// Reads the CPU of herald and of the embedded server's processes.
+    let cpu: BenchCPU
+    /// Whether `pg_stat_statements` is created in the bench database and tracks statements.
+    let tracksStatements: Bool
     private let embedded: EmbeddedPostgres?
 
-    init(environment: [String: String]) throws {
+    /// Starts everything; with `tracksStatements`, `pg_stat_statements` records every statement (the embedded
+    /// server always preloads it, so that every run has the same server, with tracking off unless asked for).
+    init(environment: [String: String], tracksStatements: Bool = false) throws {
         folder = NSTemporaryDirectory() + "herald-bench-\(ProcessInfo.processInfo.processIdentifier)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var config = ServiceConfig.defaults
@@ -29,12 +35,21 @@ final class BenchService: Sendable {
         config.eventBacklogLimit = 1_000_000
         let logger = Logger(minimumLevel: .error)
         let timeZoneData = try TimeZoneSetup.activate(config)
-        let database = try DatabaseSetup.start(config)
+        let options = EmbeddedPostgres.Options(settings: [
+            "shared_preload_libraries": "pg_stat_statements",
+            "pg_stat_statements.track": tracksStatements ? "top" : "none",
+        ])
+        let database = try DatabaseSetup.start(config, embeddedOptions: options)
         embedded = database.embedded
         conninfo = database.conninfo
+        cpu = BenchCPU(postmaster: database.embedded?.serverProcessID)
+        self.tracksStatements = tracksStatements
         let migrator = try Migrator(folder: DatabaseSetup.migrationsFolder(config, environment: environment))
         _ = try MigrateCommand.apply(migrator, conninfo: conninfo)
         let pool = try PostgresPool(conninfo: conninfo, size: config.databasePoolSize)
+        if tracksStatements {
+            try pool.withConnectionBlocking { try BenchRepository.enableStatementStatistics(on: $0) }
+        }
         adminKey = APIKeySecret.generate().value
         _ = try pool.withConnectionBlocking { [adminKey] connection in
             try APIKeyRepository.upsertAdmin(

@@ -1,19 +1,29 @@
 import Foundation
 
-/// The human table printed after a run: one row per figure, name left, value right-aligned.
+/// The human table printed after a run: one row per figure, name left, value right-aligned, and for the rows of a
+/// phase the CPU its events cost (herald / PostgreSQL microseconds per event) in a third column.
 struct BenchTable {
-    private(set) var rows: [(name: String, value: String)] = []
+    private(set) var rows: [(name: String, value: String, cpu: String)] = []
 
-    /// Adds one row.
-    mutating func add(_ name: String, _ value: String) { rows.append((name, value)) }
+    static let header = (name: "figure", value: "value", cpu: "CPU µs/event herald / PostgreSQL")
 
-    /// The table as text, one row a line.
+    /// Adds one row, with the phase's CPU per event when it has one.
+    mutating func add(_ name: String, _ value: String, cpu: BenchCPU.Usage? = nil) {
+        rows.append((name, value, cpu?.text ?? ""))
+    }
+
+    /// The table as text, a header and one row a line.
     var text: String {
-        let nameWidth = rows.map(\.name.count).max() ?? 0
-        let valueWidth = rows.map(\.value.count).max() ?? 0
-        return rows.map { row in
-            row.name + String(repeating: " ", count: nameWidth - row.name.count + 2)
-                + String(repeating: " ", count: valueWidth - row.value.count) + row.value
+        let all = [Self.header] + rows
+        let nameWidth = all.map(\.name.count).max() ?? 0
+        let valueWidth = all.map(\.value.count).max() ?? 0
+        let cpuWidth = all.map(\.cpu.count).max() ?? 0
+        let pad = { (text: String, width: Int) in String(repeating: " ", count: width - text.count) }
+        return all.map { row in
+            let line =
+                row.name + pad(row.name, nameWidth + 2) + pad(row.value, valueWidth) + row.value
+                + (row.cpu.isEmpty ? "" : "  " + pad(row.cpu, cpuWidth) + row.cpu)
+            return line
         }.joined(separator: "\n") + "\n"
     }
 

@@ -8,14 +8,17 @@ struct DatabaseSetup {
     /// The embedded cluster to stop at shutdown, when Herald started one.
     let embedded: EmbeddedPostgres?
 
-    /// Connects to `config.databaseURL`, or starts (or reuses) the embedded cluster under the data folder.
-    static func start(_ config: ServiceConfig) throws -> DatabaseSetup {
+    /// Connects to `config.databaseURL`, or starts (or reuses) the embedded cluster under the data folder with
+    /// `options`.
+    static func start(
+        _ config: ServiceConfig, embeddedOptions options: EmbeddedPostgres.Options = EmbeddedPostgres.Options()
+    ) throws -> DatabaseSetup {
         try secureDataFolder(config.dataDirectory)
         if let url = config.databaseURL {
             return DatabaseSetup(conninfo: url, embedded: nil)
         }
         let folder = URL(fileURLWithPath: config.dataDirectory).standardizedFileURL.appendingPathComponent("pg").path
-        let cluster = EmbeddedPostgres(folder: folder)
+        let cluster = EmbeddedPostgres(folder: folder, options: options)
         return DatabaseSetup(conninfo: try cluster.start(), embedded: cluster)
     }
 

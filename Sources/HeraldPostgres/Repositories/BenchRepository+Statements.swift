@@ -1,0 +1,70 @@
+import Foundation
+
+/// One statement's figures from `pg_stat_statements`.
+public struct BenchStatementFigures: Sendable {
+    public var calls: Int
+    public var totalMilliseconds: Double
+    public var meanMilliseconds: Double
+    public var rows: Int
+    /// The normalized statement, whitespace collapsed, cut to its first 100 characters.
+    public var text: String
+
+    /// One statement's figures.
+    public init(calls: Int, totalMilliseconds: Double, meanMilliseconds: Double, rows: Int, text: String) {
+        self.calls = calls
+        self.totalMilliseconds = totalMilliseconds
+        self.meanMilliseconds = meanMilliseconds
+        self.rows = rows
+        self.text = text
+    }
+}
+
+extension BenchRepository {
+    // Maintenance commands cannot be prepared, so they go as fixed one-off text.
+    static let createStatementStatistics = Query(
+        unsafeSQL: "CREATE EXTENSION IF NOT EXISTS pg_stat_statements", name: "bench_create_pg_stat_statements")
+    static let resetStatementStatistics = Query(
+        name: "bench_reset_statements", sql: "SELECT pg_stat_statements_reset()::text")
+    // The benchmark's own reads of the view are left out; everything else in this database counts.
+    static let topStatements = Query(
+        name: "bench_top_statements",
+        sql: """
+            SELECT calls, total_exec_time, mean_exec_time, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 100)
+            FROM pg_stat_statements
+            WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+              AND query NOT LIKE '%pg_stat_statements%'
+            ORDER BY total_exec_time DESC
+            LIMIT $1
+            """)
+    static let retireSource = Query(
+        name: "bench_retire_source",
+        sql: """
+            UPDATE events SET state = 'decided', decided_at = $2
+            WHERE source = $1 AND state = 'pending'
+            """)
+
+    /// Creates the `pg_stat_statements` extension in the current database (the server must preload it).
+    public static func enableStatementStatistics(on connection: PostgresConnection) throws {
+        try connection.executeScript(createStatementStatistics)
+    }
+
+    /// Forgets every statement's figures, so the next reading covers only what follows.
+    public static func resetStatementStatistics(on connection: PostgresConnection) throws {
+        _ = try connection.query(resetStatementStatistics)
+    }
+
+    /// The `limit` statements of this database that took the most execution time since the last reset.
+    public static func topStatements(limit: Int, on connection: PostgresConnection) throws -> [BenchStatementFigures] {
+        try connection.query(topStatements, [limit]).map {
+            BenchStatementFigures(
+                calls: try $0.int(0), totalMilliseconds: try $0.double(1), meanMilliseconds: try $0.double(2),
+                rows: try $0.int(3), text: try $0.string(4))
+        }
+    }
+
+    /// Marks the pending events of `source` decided at `now` without deciding them, so that no worker takes
+    /// events that were only written to measure writing them.
+    public static func retireEvents(source: String, at now: Date, on connection: PostgresConnection) throws {
+        _ = try connection.execute(retireSource, [source, now])
+    }
+}
