@@ -33,7 +33,7 @@ struct BatchProcessorTests {
     @Test func anEventForAnUnknownUserIsSuppressedUnknownUser() throws {
         let store = DecisionFixture.store()
         let seq = store.accept(DecisionFixture.message("m1", users: ["ghost"]))
-        try DecisionFixture.processor().run(on: store, now: now)
+        _ = try DecisionFixture.processor().run(on: store, now: now)
         #expect(store.decisions(of: seq).map(\.outcome) == [Outcome.suppressedUnknownUser.rawValue])
         #expect(store.tables.deliveries.isEmpty)
         #expect(store.event(seq)?.decided == true)
@@ -43,7 +43,7 @@ struct BatchProcessorTests {
         let store = DecisionFixture.store(collapse: true)
         for index in 0..<5 { store.accept(DecisionFixture.message("burst-\(index)", thread: "t1")) }
         let processor = DecisionFixture.processor()
-        try processor.run(on: store, now: now)
+        _ = try processor.run(on: store, now: now)
         let outcomes = store.tables.decisions.map(\.outcome)
         #expect(outcomes == [Outcome.delivered.rawValue] + Array(repeating: Outcome.collapsed.rawValue, count: 4))
         #expect(store.tables.deliveries.count == 1)

@@ -14,13 +14,13 @@ struct ReadApplicationTests {
         let store = DecisionFixture.store(devices: [("phone", .apns), ("tablet", .fcm)])
         let message = store.accept(DecisionFixture.message("m1", item: "msg-1"))
         let processor = DecisionFixture.processor()
-        try processor.run(on: store, now: now)
+        _ = try processor.run(on: store, now: now)
         #expect(store.tables.unread["u1"] == 1)
         let queued = store.tables.deliveries.count
 
         let later = now + 30
         let read = store.accept(DecisionFixture.read("r1", items: ["msg-1"], device: "phone"))
-        try processor.run(on: store, now: later)
+        _ = try processor.run(on: store, now: later)
         let first = try #require(store.decisions(of: read).first)
         #expect(first.outcome == Outcome.read.rawValue)
         #expect(first.detail == "items_read=1")
@@ -34,7 +34,7 @@ struct ReadApplicationTests {
         #expect(Set(told.map(\.id)) == Set(first.deliveryIds))
 
         let again = store.accept(DecisionFixture.read("r2", items: ["msg-1"], device: "phone"))
-        try processor.run(on: store, now: later + 30)
+        _ = try processor.run(on: store, now: later + 30)
         #expect(store.decisions(of: again).first?.detail == "items_read=0")
         #expect(store.decisions(of: message).first?.readAt == later)
         #expect(store.tables.unread["u1"] == 0)
@@ -55,7 +55,7 @@ struct ReadApplicationTests {
     @Test func aReadForAnUnknownUserIsSuppressedUnknownUser() throws {
         let store = DecisionFixture.store()
         let read = store.accept(DecisionFixture.read("r1", user: "ghost", items: ["msg-1"]))
-        try DecisionFixture.processor().run(on: store, now: now)
+        _ = try DecisionFixture.processor().run(on: store, now: now)
         #expect(store.decisions(of: read).map(\.outcome) == [Outcome.suppressedUnknownUser.rawValue])
     }
 
@@ -63,7 +63,7 @@ struct ReadApplicationTests {
     @Test func anAbandonedReadMarksNothing() throws {
         let store = DecisionFixture.store()
         store.accept(DecisionFixture.message("m1", item: "msg-1"))
-        try DecisionFixture.processor().run(on: store, now: now)
+        _ = try DecisionFixture.processor().run(on: store, now: now)
         let request = ReadRequest(userId: "u1", itemIds: ["msg-1"], threadId: nil)
         var book = RecipientBook(try store.recipients(["u1"], now: now, lock: true))
         var output = BatchOutput()
