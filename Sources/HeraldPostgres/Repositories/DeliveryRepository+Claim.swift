@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 
 extension DeliveryRepository {
     /// The most attempts a delivery gets; a retry after that fails it for good.
@@ -92,14 +93,25 @@ extension DeliveryRepository {
             attempts: try row.int("attempts"))
     }
 
+    // One capped walk of deliveries_claim_platform per platform: the cost is bounded by the cap, never the backlog
+    // a stalled consumer leaves behind.
     static let depth = Query(
         name: "deliveries_depth",
-        sql: "SELECT platform, count(*) AS queued FROM deliveries WHERE state = 'queued' GROUP BY platform")
+        sql: """
+            SELECT p.platform,
+                   (SELECT count(*) FROM (
+                        SELECT 1 FROM deliveries d WHERE d.state = 'queued' AND d.platform = p.platform LIMIT $2
+                    ) AS q) AS queued
+            FROM unnest($1::text[]) AS p(platform)
+            """)
 
-    /// Queued deliveries per platform.
-    public static func queueDepth(on connection: PostgresConnection) throws -> [String: Int] {
+    /// Queued deliveries per platform, each counted up to `cap`.
+    public static func queueDepth(cap: Int, on connection: PostgresConnection) throws -> [String: Int] {
         var queued: [String: Int] = [:]
-        for row in try connection.query(depth) { queued[try row.string("platform")] = try row.int("queued") }
+        let platforms = PipelineArray(Device.Platform.allCases.map(\.rawValue))
+        for row in try connection.query(depth, [platforms, cap]) {
+            queued[try row.string("platform")] = try row.int("queued")
+        }
         return queued
     }
 }

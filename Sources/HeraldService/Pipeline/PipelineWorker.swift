@@ -21,11 +21,14 @@ struct PipelineWorker: Sendable {
     func run() {
         var failures = 0
         var lastMaintenance = ContinuousClock.now - .seconds(60)
+        var lastGauges = lastMaintenance
         while loop.isRunning {
             let seen = loop.generation
             if maintains, ContinuousClock.now - lastMaintenance >= .seconds(2) {
                 lastMaintenance = ContinuousClock.now
-                maintain()
+                let gauges = ContinuousClock.now - lastGauges >= Self.gaugeInterval
+                if gauges { lastGauges = lastMaintenance }
+                maintain(refreshingGauges: gauges)
             }
             do {
                 let report = try pool.withConnectionBlocking { [processor, clock] connection in
@@ -66,17 +69,28 @@ struct PipelineWorker: Sendable {
         }
     }
 
-    private func maintain() {
+    /// How often the backlog and queue-depth gauges are counted again (Prometheus scrapes every 15 s by default).
+    static let gaugeInterval: Duration = .seconds(15)
+    /// The gauges count at most this many events, and this many deliveries per platform: past it they report the
+    /// cap (the backlog: its upper bound), so a counting walk never grows with a stalled queue.
+    static let gaugeCap = 100_000
+
+    /// Takes back expired leases every time; counts the gauges when asked.
+    private func maintain(refreshingGauges: Bool) {
         do {
-            let (backlog, depth, leaseExpired) = try pool.withConnectionBlocking { [clock] connection in
-                (
-                    try EventRepository.backlog(upTo: 10_000_000, on: connection),
-                    try DeliveryRepository.queueDepth(on: connection),
-                    try DeliveryRepository.expireLeases(now: clock(), on: connection)
-                )
+            let (gauges, leaseExpired) = try pool.withConnectionBlocking {
+                [clock] connection -> ((backlog: Int, depth: [String: Int])?, [String]) in
+                let leaseExpired = try DeliveryRepository.expireLeases(now: clock(), on: connection)
+                guard refreshingGauges else { return (nil, leaseExpired) }
+                let bound = try EventRepository.backlogUpperBound(on: connection)
+                let backlog =
+                    bound > Self.gaugeCap ? bound : try EventRepository.backlog(upTo: bound + 1, on: connection)
+                return ((backlog, try DeliveryRepository.queueDepth(cap: Self.gaugeCap, on: connection)), leaseExpired)
             }
-            metrics.backlog.store(backlog, ordering: .relaxed)
-            metrics.queueDepth.withLock { $0 = depth }
+            if let gauges {
+                metrics.backlog.store(gauges.backlog, ordering: .relaxed)
+                metrics.queueDepth.withLock { $0 = gauges.depth }
+            }
             metrics.recordExpiries(expired: [], leaseExpired: leaseExpired)
         } catch {
             logger.debug("pipeline gauges not refreshed", ["error": .string(String(describing: error))])

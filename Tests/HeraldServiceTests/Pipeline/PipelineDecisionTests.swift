@@ -13,6 +13,27 @@ struct PipelineDecisionTests {
     /// 2026-12-01T22:30:00Z, which is 23:30 in Berlin.
     let lateEvening = Date(timeIntervalSince1970: 1_796_164_200)
 
+    /// The queue-depth gauge counts each platform's queued deliveries up to its cap, so its cost never grows with a
+    /// stalled queue.
+    @Test func theQueueDepthIsCountedPerPlatformUpToItsCap() async throws {
+        let harness = try await PipelineHarness.make(start: lateEvening)
+        defer { harness.close() }
+        try await harness.category(PipelineHarness.chatCategory())
+        try await harness.user("u1")
+        try await harness.device("phone", user: "u1", platform: .apns)
+        try await harness.device("tablet", user: "u1", platform: .fcm)
+        for id in ["m1", "m2", "m3"] {
+            let accepted = await harness.send(
+                .post, "/v1/events", json: PipelineHarness.event(id: id, occurredAt: lateEvening))
+            #expect(accepted.status == .accepted)
+        }
+        try await harness.decideAll()
+        let full = try await harness.database { try DeliveryRepository.queueDepth(cap: 100, on: $0) }
+        #expect(full == ["apns": 3, "fcm": 3, "webpush": 0, "wns": 0])
+        let capped = try await harness.database { try DeliveryRepository.queueDepth(cap: 2, on: $0) }
+        #expect(capped == ["apns": 2, "fcm": 2, "webpush": 0, "wns": 0])
+    }
+
     /// A stored document that no longer decodes (written by another version, or by hand) is not silently decided
     /// for no one: the event gets the outcome `rejected.undecodable`, counted like every other outcome.
     @Test func anEventWhoseStoredDocumentDoesNotDecodeIsRejectedUndecodable() async throws {
