@@ -73,7 +73,7 @@ struct PipelineWorker: Sendable {
     static let gaugeInterval: Duration = .seconds(15)
     /// The gauges count at most this many events, and this many deliveries per platform: past it they report the
     /// cap (the backlog: its upper bound), so a counting walk never grows with a stalled queue.
-    static let gaugeCap = 100_000
+    static let gaugeCap = 10_000
 
     /// Takes back expired leases every time; counts the gauges when asked.
     private func maintain(refreshingGauges: Bool) {
