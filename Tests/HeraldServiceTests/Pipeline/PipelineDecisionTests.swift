@@ -13,15 +13,22 @@ struct PipelineDecisionTests {
     /// 2026-12-01T22:30:00Z, which is 23:30 in Berlin.
     let lateEvening = Date(timeIntervalSince1970: 1_796_164_200)
 
+    /// A pipeline at `lateEvening` with the chat category and user `u1` on `devices`.
+    func chatUser(devices: [(String, Device.Platform)]) async throws -> PipelineHarness {
+        let harness = try await PipelineHarness.make(start: lateEvening)
+        try await harness.category(PipelineHarness.chatCategory())
+        try await harness.user("u1")
+        for (installation, platform) in devices {
+            try await harness.device(installation, user: "u1", platform: platform)
+        }
+        return harness
+    }
+
     /// The queue-depth gauge counts each platform's queued deliveries up to its cap, so its cost never grows with a
     /// stalled queue.
     @Test func theQueueDepthIsCountedPerPlatformUpToItsCap() async throws {
-        let harness = try await PipelineHarness.make(start: lateEvening)
+        let harness = try await chatUser(devices: [("phone", .apns), ("tablet", .fcm)])
         defer { harness.close() }
-        try await harness.category(PipelineHarness.chatCategory())
-        try await harness.user("u1")
-        try await harness.device("phone", user: "u1", platform: .apns)
-        try await harness.device("tablet", user: "u1", platform: .fcm)
         for id in ["m1", "m2", "m3"] {
             let accepted = await harness.send(
                 .post, "/v1/events", json: PipelineHarness.event(id: id, occurredAt: lateEvening))
@@ -37,11 +44,8 @@ struct PipelineDecisionTests {
     /// A stored document that no longer decodes (written by another version, or by hand) is not silently decided
     /// for no one: the event gets the outcome `rejected.undecodable`, counted like every other outcome.
     @Test func anEventWhoseStoredDocumentDoesNotDecodeIsRejectedUndecodable() async throws {
-        let harness = try await PipelineHarness.make(start: lateEvening)
+        let harness = try await chatUser(devices: [("phone", .apns)])
         defer { harness.close() }
-        try await harness.category(PipelineHarness.chatCategory())
-        try await harness.user("u1")
-        try await harness.device("phone", user: "u1")
         for id in ["bad", "good"] {
             let accepted = await harness.send(
                 .post, "/v1/events", json: PipelineHarness.event(id: id, occurredAt: lateEvening))
@@ -63,12 +67,8 @@ struct PipelineDecisionTests {
     }
 
     @Test func oneRecipientWithTwoDevicesGetsOneDecisionAndTwoQueuedPushes() async throws {
-        let harness = try await PipelineHarness.make(start: lateEvening)
+        let harness = try await chatUser(devices: [("phone", .apns), ("tablet", .fcm)])
         defer { harness.close() }
-        try await harness.category(PipelineHarness.chatCategory())
-        try await harness.user("u1")
-        try await harness.device("phone", user: "u1", platform: .apns)
-        try await harness.device("tablet", user: "u1", platform: .fcm)
         let accepted = await harness.send(
             .post, "/v1/events", json: PipelineHarness.event(id: "m1", item: "msg-1", occurredAt: lateEvening))
         #expect(accepted.status == .accepted)
@@ -212,11 +212,8 @@ struct PipelineDecisionTests {
     }
 
     @Test func twoEventsForOneUserInOneBatchSeeEachOthersState() async throws {
-        let harness = try await PipelineHarness.make(start: lateEvening)
+        let harness = try await chatUser(devices: [("phone", .apns)])
         defer { harness.close() }
-        try await harness.category(PipelineHarness.chatCategory())
-        try await harness.user("u1")
-        try await harness.device("phone", user: "u1")
         let events = (1...3).map { PipelineHarness.event(id: "s\($0)", occurredAt: lateEvening) }
         _ = await harness.send(.post, "/v1/events", json: "[\(events.joined(separator: ","))]")
         let reports = try await harness.decideAll()
