@@ -44,9 +44,8 @@ extension PostgresConnection {
         var results: [PostgresResult] = []
         results.reserveCapacity(count)
         var firstError: PostgresError?
-        var currentHasResult = false
-        var endedStatement = false
-        while true {
+        var reader = PipelineResultReader()
+        reading: while true {
             try pumpOutput(waitUntilFlushed: false)
             while PQisBusy(handle) == 1 {
                 let flushed = PQflush(handle)
@@ -55,28 +54,25 @@ extension PostgresConnection {
                 guard PQconsumeInput(handle) == 1 else { throw connectionError() }
             }
             guard let result = PQgetResult(handle) else {
-                // NULL ends the results of one statement; but once libpq has noticed the connection is gone (a
-                // terminated backend, say) it returns NULL for ever and the sync never comes. Two NULLs in a row
-                // while libpq waits for nothing are the same dead end, whatever the cause.
-                guard PQstatus(handle) == CONNECTION_OK, !endedStatement else { throw connectionError() }
-                currentHasResult = false
-                endedStatement = true
+                if reader.noResult(connectionOK: PQstatus(handle) == CONNECTION_OK) == .connectionLost {
+                    throw connectionError()
+                }
                 continue
             }
-            endedStatement = false
             defer { PQclear(result) }
             let status = PQresultStatus(result)
-            if status == PGRES_PIPELINE_SYNC { break }
-            guard !currentHasResult else { continue }
-            currentHasResult = true
-            let index = results.count
-            if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY {
-                results.append(Self.makeResult(result))
-            } else if status == PGRES_PIPELINE_ABORTED {
-                results.append(PostgresResult(columns: [], cells: [], affectedRows: 0))
-            } else {
-                firstError = firstError ?? error(from: result).at(statement: index)
-                results.append(PostgresResult(columns: [], cells: [], affectedRows: 0))
+            switch reader.result(isSync: status == PGRES_PIPELINE_SYNC) {
+            case .finished: break reading
+            case .record(let index):
+                if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY {
+                    results.append(Self.makeResult(result))
+                } else {
+                    if status != PGRES_PIPELINE_ABORTED {
+                        firstError = firstError ?? error(from: result).at(statement: index)
+                    }
+                    results.append(PostgresResult(columns: [], cells: [], affectedRows: 0))
+                }
+            case .skip, .next, .connectionLost: continue
             }
         }
         if let firstError { throw firstError }
