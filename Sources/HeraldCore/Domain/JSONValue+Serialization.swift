@@ -76,7 +76,7 @@ extension JSONValue {
         }
     }
 
-    private static func writeDouble(_ value: Double, into out: inout [UInt8]) {
+    static func writeDouble(_ value: Double, into out: inout [UInt8]) {
         // JSON has no NaN or infinity; null keeps the document valid.
         guard value.isFinite else {
             out.append(contentsOf: "null".utf8)

@@ -61,7 +61,7 @@ extension Decider {
                     .digest, category: burst.category, mode: mode, device: device, profile: burst.state.profile,
                     arguments: arguments, renderer: renderer)
             }
-            let content = PushContent(
+            var content = PushContent(
                 purpose: .digest, mode: mode, notificationId: notificationId, eventId: lastEventId,
                 categoryId: burst.category.id, title: text.title, body: text.body, badge: burst.badge,
                 silenced: burst.timing.isSilenced, interruptionLevel: burst.category.interruptionLevel,
@@ -70,6 +70,7 @@ extension Decider {
                 itemId: summary.latestItems.last?.itemId, count: summary.count,
                 expiresAt: summary.expiresAt,
                 availableAt: sendAt)
+            content.relevanceScore = burst.category.relevanceScore
             if let delivery = PayloadBuilder.delivery(for: content, to: device, userId: burst.userId) {
                 result.deliveries.append(delivery)
             }
@@ -77,15 +78,19 @@ extension Decider {
         return notificationId
     }
 
-    /// Queues one event's alert to every active device.
+    /// Queues one event's alert to every active device; returns how many, and whether the image had to be left out
+    /// of any to fit its platform's limit.
     func fanOutAlert(
         event: Event, category: Category, state: RecipientState, devices: [Device], thread: String?,
         notificationId: String, collapseId: String, badge: Int?, cursor: String? = nil, timing: QuietHoursTiming,
         sendAt: Date,
         expiresAt: Date, into result: inout DecisionResult
-    ) -> Int {
+    ) -> (queued: Int, imageDropped: Bool) {
         let arguments = MessageText.eventArguments(event, category: category)
+        let image = NotificationMedia.image(for: event, category: category)
+        let link = NotificationMedia.link(for: event, category: category)
         var queued = 0
+        var imageDropped = false
         var memo = MessageText.Memo()
         for device in devices {
             let mode = device.appBuildsNotifications ? category.deliveryMode : .system
@@ -102,11 +107,15 @@ extension Decider {
                 androidChannelId: category.androidChannelId, collapseId: collapseId, itemId: event.itemId,
                 expiresAt: expiresAt, availableAt: sendAt)
             content.cursor = cursor
-            if let delivery = PayloadBuilder.delivery(for: content, to: device, userId: state.profile.id) {
-                result.deliveries.append(delivery)
+            content.imageURL = image
+            content.link = link
+            content.relevanceScore = category.relevanceScore
+            if let built = PayloadBuilder.build(content, to: device, userId: state.profile.id) {
+                result.deliveries.append(built.delivery)
+                imageDropped = imageDropped || built.imageDropped
                 queued += 1
             }
         }
-        return queued
+        return (queued, imageDropped)
     }
 }

@@ -98,13 +98,13 @@ extension Decider {
 
         // 12. Fan-out.
         decision.collapseId = collapseId
-        let queued = fanOutAlert(
+        let fanned = fanOutAlert(
             event: event, category: category, state: state, devices: state.activeDevices, thread: thread,
             notificationId: decision.notificationId!, collapseId: collapseId!, badge: decision.badge,
             cursor: FeedCursor(position: feedPosition).text,
             timing: timing, sendAt: sendAt, expiresAt: expiresAt, into: &result)
-        decision.deliveries = queued
-        return finish(DecisionOrder.sent(timing))
+        decision.deliveries = fanned.queued
+        return finish(DecisionOrder.sent(timing, imageDropped: fanned.imageDropped))
     }
 
     /// Admits one push through the user's buckets, recording their new state; required categories, and those

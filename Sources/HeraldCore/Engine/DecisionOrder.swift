@@ -19,7 +19,10 @@ import Foundation
 /// 10. Collapsing: folded into a running burst (`collapsed`). New events only.
 /// 11. Rate limits: the category's and the user-wide budget (`rate_limited`; `collapsed` with detail `rate_limited`
 ///     when the category collapses). New events only; a deferred push spends no token now.
-/// 12. Fan-out to every active device: `delivered`, `deferred.quiet_hours` or `silenced.quiet_hours`.
+/// 12. Fan-out to every active device: `delivered`, `deferred.quiet_hours` or `silenced.quiet_hours`; detail
+///     `image_dropped` when the image did not fit some device's platform limit (it goes before any text is cut).
+///
+/// A detail holding several notes lists them with commas: `zone_unknown,image_dropped`.
 enum DecisionOrder {
     /// A step that ended the decision: its outcome, detail and, for held notifications, when they go.
     struct Stop: Error, Sendable, Hashable {
@@ -70,11 +73,13 @@ enum DecisionOrder {
     }
 
     /// Step 12: the outcome of a notification queued to the devices.
-    static func sent(_ timing: QuietHoursTiming) -> Stop {
+    static func sent(_ timing: QuietHoursTiming, imageDropped: Bool = false) -> Stop {
+        let notes = [timing.note, imageDropped ? "image_dropped" : nil].compactMap { $0 }
+        let detail = notes.isEmpty ? nil : notes.joined(separator: ",")
         switch timing.verdict {
-        case .deferred(let until): Stop(outcome: .deferredQuietHours, detail: timing.note, until: until)
-        case .silenced: Stop(outcome: .silencedQuietHours, detail: timing.note)
-        case .dropped, .normal: Stop(outcome: .delivered, detail: timing.note)
+        case .deferred(let until): return Stop(outcome: .deferredQuietHours, detail: detail, until: until)
+        case .silenced: return Stop(outcome: .silencedQuietHours, detail: detail)
+        case .dropped, .normal: return Stop(outcome: .delivered, detail: detail)
         }
     }
 }

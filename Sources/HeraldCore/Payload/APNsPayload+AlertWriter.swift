@@ -8,7 +8,9 @@ extension APNsPayload {
         writer.openObject()
         writer.key("aps")
         writeAps(content, title: title, body: body, alert: true, into: &writer)
-        writer.heraldKeys(content, quoted: false)
+        writer.heraldKeys(content, quoted: false) { slot, writer in
+            writeMedia(content, at: slot, into: &writer)
+        }
         writer.closeObject()
         return writer.bytes
     }
@@ -33,9 +35,13 @@ extension APNsPayload {
         }
         writer.key("interruption-level")
         writer.string(content.effectiveInterruptionLevel.rawValue)
-        if content.mode != .system {
+        if content.isMutable {
             writer.key("mutable-content")
             writer.int(1)
+        }
+        if let score = content.relevanceScore {
+            writer.key("relevance-score")
+            writer.double(score)
         }
         if !content.isQuiet {
             writer.key("sound")
@@ -57,5 +63,25 @@ extension APNsPayload {
             writer.string(threadId)
         }
         writer.closeObject()
+    }
+
+    /// The image (`img`) and the link (`link`) among Herald's keys, at their slots.
+    static func writeMedia(
+        _ content: PushContent, at slot: PayloadWriter.HeraldKeySlot, into writer: inout PayloadWriter
+    ) {
+        switch slot {
+        case .afterCursor:
+            if let image = content.visibleImage {
+                writer.key("img")
+                writer.string(image)
+            }
+        case .afterKind:
+            if let link = content.visibleLink {
+                writer.key("link")
+                writer.string(link)
+            }
+        case .afterNotificationId, .afterThread:
+            break
+        }
     }
 }

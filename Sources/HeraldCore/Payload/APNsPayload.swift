@@ -2,8 +2,9 @@ import Foundation
 
 /// The APNs request for one device: headers and the JSON body, by Apple's rules.
 ///
-/// Alerts carry `alert`, `badge`, `sound`, `thread-id`, `category`, `interruption-level` and, when the app
-/// builds or enriches the notification, `mutable-content`. Background pushes carry only `content-available`
+/// Alerts carry `alert`, `badge`, `sound`, `thread-id`, `category`, `interruption-level`, `relevance-score` and,
+/// when the app builds the notification or has an image to download, `mutable-content`. The image address and the
+/// link ride beside `aps` as `img` and `link`, for the app's notification service extension and its tap handler. Background pushes carry only `content-available`
 /// inside `aps`, go at priority 5 with push type `background`, and put everything else beside `aps`.
 public enum APNsPayload {
     /// APNs rejects bodies over 4096 bytes (413, not retried).
@@ -49,10 +50,12 @@ public enum APNsPayload {
     }
 
     /// The body, fitted to 4096 bytes; `nil` only if the identifiers alone exceed it.
-    public static func body(for content: PushContent) -> [UInt8]? {
-        PlatformBody.fitted(content, limit: maxBodyBytes, document: document(for:title:body:)) {
-            alertBody(for: content, title: $0, body: $1)
-        }
+    public static func body(for content: PushContent) -> [UInt8]? { fittedBody(for: content)?.bytes }
+
+    /// The body, fitted to 4096 bytes, and whether its image was left out to fit.
+    static func fittedBody(for content: PushContent) -> PlatformBody.Fitted? {
+        PlatformBody.fitted(
+            content, limit: maxBodyBytes, document: document(for:title:body:), alertBody: alertBody(for:title:body:))
     }
 
     /// The JSON document for `content` with the given (possibly shortened) text.
@@ -69,8 +72,11 @@ public enum APNsPayload {
             if let sound = sound(for: content) { aps["sound"] = sound }
             if let threadId = content.threadId { aps["thread-id"] = .string(threadId) }
             if let category = content.apnsCategory { aps["category"] = .string(category) }
-            if content.mode != .system { aps["mutable-content"] = .int(1) }
+            if content.isMutable { aps["mutable-content"] = .int(1) }
+            if let score = content.relevanceScore { aps["relevance-score"] = .double(score) }
             aps["interruption-level"] = .string(content.effectiveInterruptionLevel.rawValue)
+            if let image = content.visibleImage { root["img"] = .string(image) }
+            if let link = content.visibleLink { root["link"] = .string(link) }
         case .badge:
             aps["badge"] = .int(max(0, content.badge ?? 0))
         case .withdraw:

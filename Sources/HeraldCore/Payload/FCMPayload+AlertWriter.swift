@@ -24,6 +24,13 @@ extension FCMPayload {
 
         writer.key("apns")
         writer.openObject()
+        if let image = appleImage(for: content) {
+            writer.key("fcm_options")
+            writer.openObject()
+            writer.key("image")
+            writer.string(image)
+            writer.closeObject()
+        }
         writer.key("headers")
         writeAPNsHeaders(content, into: &writer)
         writer.key("payload")
@@ -38,10 +45,20 @@ extension FCMPayload {
 
         if !appBuilds {
             writer.key("notification")
-            writer.alertText(title: title, body: body)
+            writer.alertText(title: title, body: body, image: content.visibleImage)
         }
         writer.key("token")
         writer.string(token)
+        if let link = webLink(for: content) {
+            writer.key("webpush")
+            writer.openObject()
+            writer.key("fcm_options")
+            writer.openObject()
+            writer.key("link")
+            writer.string(link)
+            writer.closeObject()
+            writer.closeObject()
+        }
         writer.closeObject()
         writer.closeObject()
         return writer.bytes
@@ -96,14 +113,23 @@ extension FCMPayload {
             writer.intString(max(0, badge))
         }
         writer.heraldKeys(content, quoted: true) { slot, writer in
-            guard slot == .afterCursor else { return }
-            if let fallbackBody {
-                writer.key("fallback_body")
-                writer.string(fallbackBody)
-            }
-            if let fallbackTitle {
-                writer.key("fallback_title")
-                writer.string(fallbackTitle)
+            switch slot {
+            case .afterCursor:
+                if let fallbackBody {
+                    writer.key("fallback_body")
+                    writer.string(fallbackBody)
+                }
+                if let fallbackTitle {
+                    writer.key("fallback_title")
+                    writer.string(fallbackTitle)
+                }
+                if content.mode == .app, let image = content.visibleImage {
+                    writer.key("img")
+                    writer.string(image)
+                }
+            case .afterKind, .afterNotificationId, .afterThread:
+                // `link` as APNs writes it beside `aps`.
+                APNsPayload.writeMedia(content, at: slot, into: &writer)
             }
         }
         writer.closeObject()

@@ -7,6 +7,10 @@ import Foundation
 /// messages the app handles itself. `data` holds strings only. `android.priority` is `high` only for urgent
 /// visible alerts. The `apns` block obeys the APNs rules for Apple devices reached through FCM.
 ///
+/// An image goes in `notification.image` (Android and browsers) and `apns.fcm_options.image` (Apple devices, with
+/// `mutable-content`); in `app` mode, where there is no `notification`, in `data.img` for the app. The link goes in
+/// `data.link` and, when it is an `https://` address, in `webpush.fcm_options.link`, which browsers open on a tap.
+///
 /// `android.collapse_key` is set only when the push belongs to a burst (see `PushContent.collapsesBurst`). FCM
 /// stores at most 4 collapse keys per device and, beyond that, keeps an arbitrary 4, so a key on every
 /// notification or thread would make FCM discard other conversations' pending pushes for an offline device.
@@ -27,10 +31,15 @@ public enum FCMPayload {
 
     /// The request body, fitted to 4096 bytes; `nil` only if the identifiers alone exceed it.
     public static func body(for content: PushContent, token: String) -> [UInt8]? {
+        fittedBody(for: content, token: token)?.bytes
+    }
+
+    /// The request body, fitted to 4096 bytes, and whether its image was left out to fit.
+    static func fittedBody(for content: PushContent, token: String) -> PlatformBody.Fitted? {
         PlatformBody.fitted(
             content, limit: maxBodyBytes, withdrawCost: dataArrayElementCost,
             document: { document(for: $0, token: token, title: $1, body: $2, sync: $3) },
-            alertBody: { alertBody(for: content, token: token, title: $0, body: $1) })
+            alertBody: { alertBody(for: $0, token: token, title: $1, body: $2) })
     }
 
     /// The `{"message": …}` document with the given (possibly shortened) text.
@@ -39,6 +48,7 @@ public enum FCMPayload {
     ) -> JSONValue {
         var data = content.heraldKeys.compactMapValues { $0.scalarText }
         if let badge = content.badge { data["badge"] = String(max(0, badge)) }
+        if let link = content.visibleLink { data["link"] = link }
         var message: [String: JSONValue] = ["token": .string(token)]
         var android: [String: JSONValue] = [
             "priority": .string(content.isUrgent ? "high" : "normal"),
@@ -52,8 +62,11 @@ public enum FCMPayload {
                 // The app builds the notification from the data; the fallback text rides along.
                 if let title { data["fallback_title"] = title }
                 if let body { data["fallback_body"] = body }
+                if let image = content.visibleImage { data["img"] = image }
             } else {
-                message["notification"] = .object(notificationBlock(title: title, body: body))
+                var notification = notificationBlock(title: title, body: body)
+                if let image = content.visibleImage { notification["image"] = .string(image) }
+                message["notification"] = .object(notification)
                 android["notification"] = .object(androidNotification(for: content))
             }
         case .withdraw:
@@ -65,10 +78,15 @@ public enum FCMPayload {
         }
         message["data"] = .object(data.mapValues(JSONValue.string))
         message["android"] = .object(android)
-        message["apns"] = .object([
+        var apns: [String: JSONValue] = [
             "headers": .object(APNsPayload.contentHeaders(for: content).mapValues(JSONValue.string)),
             "payload": .object(["aps": .object(aps)]),
-        ])
+        ]
+        if let image = appleImage(for: content) { apns["fcm_options"] = .object(["image": .string(image)]) }
+        message["apns"] = .object(apns)
+        if let link = webLink(for: content) {
+            message["webpush"] = .object(["fcm_options": .object(["link": .string(link)])])
+        }
         return .object(["message": .object(message)])
     }
 
@@ -76,6 +94,19 @@ public enum FCMPayload {
     public static func collapseKey(for content: PushContent) -> String? {
         guard content.collapsesBurst, let collapseId = content.collapseId else { return nil }
         return CollapseIdentifier.fcmCollapseKey(for: collapseId)
+    }
+
+    /// The image Apple devices download through FCM's extension helper: with a `notification` only (`app` mode
+    /// carries it in `data.img`).
+    static func appleImage(for content: PushContent) -> String? {
+        content.mode == .app ? nil : content.visibleImage
+    }
+
+    /// The link a browser opens on a tap: FCM takes `https://` addresses only, so an app's deep link stays in
+    /// `data.link`.
+    static func webLink(for content: PushContent) -> String? {
+        guard let link = content.visibleLink, link.hasPrefix("https://") else { return nil }
+        return link
     }
 
     /// Cost of one id inside the JSON array that is itself carried as a data string: escaped twice, plus a comma.

@@ -2,8 +2,11 @@
 extension PayloadWriter {
     /// Where a platform's own keys sort among Herald's, so `heraldKeys` can hand over to the platform there.
     enum HeraldKeySlot {
-        /// Between `cursor` and `item` (FCM's `fallback_body` and `fallback_title`).
+        /// Between `cursor` and `item` (FCM's `fallback_body`, `fallback_title` and `img`; APNs' `img`; Web
+        /// Push's `data` and `image`).
         case afterCursor
+        /// Between `kind` and `nid` (the `link` of APNs and FCM).
+        case afterKind
         /// Between `nid` and `thread` (Web Push's `silent` and `tag`).
         case afterNotificationId
         /// Between `thread` and `v` (Web Push's `title`).
@@ -37,6 +40,7 @@ extension PayloadWriter {
         }
         key("kind")
         string(content.purpose.rawValue)
+        platform(.afterKind, &self)
         key("nid")
         string(content.notificationId)
         platform(.afterNotificationId, &self)
@@ -49,12 +53,17 @@ extension PayloadWriter {
         number(1, quoted: quoted)
     }
 
-    /// An alert's text as an object, `body` before `title` (APNs `aps.alert`, FCM `notification`).
-    mutating func alertText(title: String?, body: String?) {
+    /// An alert's text as an object, `body` before `title` (APNs `aps.alert`, FCM `notification`, which also
+    /// carries the `image`).
+    mutating func alertText(title: String?, body: String?, image: String? = nil) {
         openObject()
         if let body {
             key("body")
             string(body)
+        }
+        if let image {
+            key("image")
+            string(image)
         }
         if let title {
             key("title")

@@ -57,6 +57,11 @@ struct PayloadWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// A number with a fraction, as `JSONValue.double` writes it.
+    mutating func double(_ value: Double) {
+        JSONValue.writeDouble(value, into: &bytes)
+    }
+
     /// A boolean value.
     mutating func bool(_ value: Bool) {
         if value {

@@ -1,27 +1,34 @@
-/// How the JSON platforms (APNs, FCM, Web Push) fit a body into their size limit, each passing what differs: its
-/// limit, what a withdrawn id costs, its document and its directly written alert body.
+/// How a body is fitted into its platform's size limit. The JSON platforms (APNs, FCM, Web Push) pass what differs:
+/// their limit, what a withdrawn id costs, their document and their directly written alert body; WNS fits its
+/// toasts with `visible`.
 enum PlatformBody {
+    /// A body within its platform's limit, and whether the image was left out to keep it there.
+    struct Fitted: Sendable, Hashable {
+        var bytes: [UInt8]
+        var imageDropped = false
+    }
+
     /// The body of `content` in at most `limit` bytes, or `nil` when even the bare identifiers do not fit.
     ///
     /// Withdrawals keep the newest collapse ids that fit (`sync` tells the document that some were left out);
-    /// alerts and digests are written directly and their text shortened until they fit; badge pushes are the
-    /// serialized document, fitted the same way.
+    /// alerts and digests are written directly and fitted by `visible`; badge pushes are the serialized document,
+    /// their text shortened the same way.
     static func fitted(
         _ content: PushContent, limit: Int, withdrawCost: (String) -> Int,
         document: (_ content: PushContent, _ title: String?, _ body: String?, _ sync: Bool) -> JSONValue,
-        alertBody: (_ title: String?, _ body: String?) -> [UInt8]
-    ) -> [UInt8]? {
+        alertBody: (_ content: PushContent, _ title: String?, _ body: String?) -> [UInt8]
+    ) -> Fitted? {
         if content.purpose == .withdraw {
             let bytes = WithdrawKeys.body(
                 content, limit: limit, cost: withdrawCost, document: { document($0, nil, nil, $1) })
-            return bytes.count <= limit ? bytes : nil
+            return bytes.count <= limit ? Fitted(bytes: bytes) : nil
         }
         guard content.isVisible else {
             return TextFitting.fit(title: content.title, body: content.body, limit: limit) { title, body in
                 document(content, title, body, false).serialized()
-            }
+            }.map { Fitted(bytes: $0) }
         }
-        return TextFitting.fit(title: content.title, body: content.body, limit: limit, build: alertBody)
+        return visible(content, limit: limit, build: alertBody)
     }
 
     /// `fitted` for a platform whose withdrawn ids are a plain JSON array and whose `sync` flag sits beside
@@ -29,10 +36,27 @@ enum PlatformBody {
     static func fitted(
         _ content: PushContent, limit: Int,
         document: (_ content: PushContent, _ title: String?, _ body: String?) -> JSONValue,
-        alertBody: (_ title: String?, _ body: String?) -> [UInt8]
-    ) -> [UInt8]? {
+        alertBody: (_ content: PushContent, _ title: String?, _ body: String?) -> [UInt8]
+    ) -> Fitted? {
         fitted(
             content, limit: limit, withdrawCost: WithdrawKeys.arrayElementCost,
             document: { WithdrawKeys.flaggingSync(document($0, $1, $2), $3) }, alertBody: alertBody)
+    }
+
+    /// An alert or digest built by `build` in at most `limit` bytes: whole when it fits; else without its image,
+    /// which goes before any text is cut; then with its text shortened (`TextFitting`).
+    static func visible(
+        _ content: PushContent, limit: Int,
+        build: (_ content: PushContent, _ title: String?, _ body: String?) -> [UInt8]
+    ) -> Fitted? {
+        var fitting = content
+        if content.visibleImage != nil {
+            let whole = build(content, content.title, content.body)
+            if whole.count <= limit { return Fitted(bytes: whole) }
+            fitting.imageURL = nil
+        }
+        let plain = fitting
+        return TextFitting.fit(title: plain.title, body: plain.body, limit: limit) { build(plain, $0, $1) }
+            .map { Fitted(bytes: $0, imageDropped: content.visibleImage != nil) }
     }
 }

@@ -52,6 +52,12 @@ public struct PushContent: Sendable, Hashable {
     /// The feed cursor at this notification, for app-built and combined notifications: the woken app fetches the
     /// feed after its own stored cursor when this one is newer.
     public var cursor: String? = nil
+    /// The image the device downloads before it shows the notification (`https://`); alerts only.
+    public var imageURL: String? = nil
+    /// Where a tap leads: an `https://` address or the app's own deep link; alerts only.
+    public var link: String? = nil
+    /// Where iOS ranks the notification in its Scheduled Summary, 0 to 1 (the category's `relevance_score`).
+    public var relevanceScore: Double? = nil
 
     /// Creates push content; optional parts default to absent.
     public init(
@@ -89,6 +95,16 @@ public struct PushContent: Sendable, Hashable {
 
     /// Whether the push shows something to the user.
     public var isVisible: Bool { purpose == .alert || purpose == .digest }
+
+    /// The image of a visible push.
+    var visibleImage: String? { isVisible ? imageURL : nil }
+
+    /// The link of a visible push.
+    var visibleLink: String? { isVisible ? link : nil }
+
+    /// Whether the app's notification service extension changes the notification before it is shown: the app
+    /// builds it (`app`, `combined`), or there is an image to download.
+    var isMutable: Bool { mode != .system || visibleImage != nil }
 
     /// Whether the collapse id names a burst (a category's collapse template or a digest preference) rather than
     /// this one notification, so a digest will replace the push in place.

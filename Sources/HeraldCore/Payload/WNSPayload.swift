@@ -33,32 +33,41 @@ public enum WNSPayload {
     }
 
     /// The body, fitted to 5000 bytes; `nil` only if the identifiers alone exceed it.
-    public static func body(for content: PushContent) -> [UInt8]? {
+    public static func body(for content: PushContent) -> [UInt8]? { fittedBody(for: content)?.bytes }
+
+    /// The body, fitted to 5000 bytes, and whether its image was left out to fit.
+    static func fittedBody(for content: PushContent) -> PlatformBody.Fitted? {
         switch content.purpose {
         case .alert, .digest:
-            return TextFitting.fit(title: content.title, body: content.body, limit: maxBodyBytes) {
-                title, body in
+            return PlatformBody.visible(content, limit: maxBodyBytes) { content, title, body in
                 Array(toast(for: content, title: title, body: body).utf8)
             }
         case .badge:
-            return Array("<badge value=\"\(max(0, content.badge ?? 0))\"/>".utf8)
+            return PlatformBody.Fitted(bytes: Array("<badge value=\"\(max(0, content.badge ?? 0))\"/>".utf8))
         case .withdraw:
             // The app removes toasts by the WNS tags it was shown with.
             var tagged = content
             tagged.withdrawIds = content.withdrawIds.map(CollapseIdentifier.wnsTag(for:))
-            return WithdrawKeys.body(tagged, limit: maxBodyBytes, cost: WithdrawKeys.arrayElementCost) {
+            let bytes = WithdrawKeys.body(tagged, limit: maxBodyBytes, cost: WithdrawKeys.arrayElementCost) {
                 WithdrawKeys.flaggingSync(WebPushPayload.document(for: $0, title: nil, body: nil), $1)
             }
+            return PlatformBody.Fitted(bytes: bytes)
         }
     }
 
-    /// The toast XML.
+    /// The toast XML. A tap hands the app the notification id (`launch`) or, with a link, opens the link
+    /// (protocol activation); an image is shown inline below the text.
     static func toast(for content: PushContent, title: String?, body: String?) -> String {
-        var xml =
-            "<toast launch=\"" + escape(content.notificationId)
-            + "\"><visual><binding template=\"ToastGeneric\">"
+        var xml = "<toast"
+        if let link = content.visibleLink {
+            xml += " activationType=\"protocol\" launch=\"" + escape(link) + "\""
+        } else {
+            xml += " launch=\"" + escape(content.notificationId) + "\""
+        }
+        xml += "><visual><binding template=\"ToastGeneric\">"
         if let title { xml += "<text>" + escape(title) + "</text>" }
         if let body { xml += "<text>" + escape(body) + "</text>" }
+        if let image = content.visibleImage { xml += "<image src=\"" + escape(image) + "\"/>" }
         xml += "</binding></visual>"
         if content.isQuiet {
             xml += "<audio silent=\"true\"/>"

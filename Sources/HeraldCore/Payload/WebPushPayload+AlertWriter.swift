@@ -18,6 +18,18 @@ extension WebPushPayload {
         writer.heraldKeys(content, quoted: false) { slot, writer in
             switch slot {
             case .afterCursor:
+                if let link = content.visibleLink {
+                    writer.key("data")
+                    writer.openObject()
+                    writer.key("url")
+                    writer.string(link)
+                    writer.closeObject()
+                }
+                if let image = content.visibleImage {
+                    writer.key("image")
+                    writer.string(image)
+                }
+            case .afterKind:
                 break
             case .afterNotificationId:
                 writer.key("silent")

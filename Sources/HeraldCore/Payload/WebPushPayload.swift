@@ -5,6 +5,9 @@ import Foundation
 ///
 /// Browsers demand a visible notification for every push, withdrawals included, so every body names the `tag` the
 /// service worker shows, replaces or closes. `Topic` replaces an undelivered push with the same topic.
+///
+/// An alert's `image` and `data` (with the link in `data.url`) have the names of the Notifications API's options,
+/// so the worker can pass them to `showNotification` as they are and open `data.url` on a click.
 public enum WebPushPayload {
     /// The most plaintext one aes128gcm record carries in a 4096-byte push message.
     public static let maxBodyBytes = 3_993
@@ -33,10 +36,12 @@ public enum WebPushPayload {
     public static func priority(for content: PushContent) -> Int { content.isUrgent ? 10 : 5 }
 
     /// The plaintext body, fitted to 3993 bytes; `nil` only if the identifiers alone exceed it.
-    public static func body(for content: PushContent) -> [UInt8]? {
-        PlatformBody.fitted(content, limit: maxBodyBytes, document: document(for:title:body:)) {
-            alertBody(for: content, title: $0, body: $1)
-        }
+    public static func body(for content: PushContent) -> [UInt8]? { fittedBody(for: content)?.bytes }
+
+    /// The plaintext body, fitted to 3993 bytes, and whether its image was left out to fit.
+    static func fittedBody(for content: PushContent) -> PlatformBody.Fitted? {
+        PlatformBody.fitted(
+            content, limit: maxBodyBytes, document: document(for:title:body:), alertBody: alertBody(for:title:body:))
     }
 
     /// The JSON document the service worker reads.
@@ -49,6 +54,8 @@ public enum WebPushPayload {
             if let body { root["body"] = .string(body) }
             if let tag = content.collapseId { root["tag"] = .string(tag) }
             root["silent"] = .bool(content.isQuiet)
+            if let image = content.visibleImage { root["image"] = .string(image) }
+            if let link = content.visibleLink { root["data"] = .object(["url": .string(link)]) }
             root["app_builds"] = .bool(content.mode != .system)
         case .withdraw:
             root["withdraw"] = .array(content.withdrawIds.map(JSONValue.string))

@@ -28,18 +28,21 @@ struct CategoryPreview {
             devices: [device(for: request, now: now)], unreadCount: request.count > 1 ? request.count : 0)
         let deliveries: [Delivery]
         let outcome: Outcome?
+        let detail: String?
         if request.count == 1 {
             let result = decider.decide(
                 event: event(category: category, request: request, now: now), category: category,
                 recipients: [Self.userId], states: [Self.userId: state], now: now)
             deliveries = result.deliveries
             outcome = result.decisions.first?.outcome
+            detail = result.decisions.first?.detail
         } else {
             let result = decider.windowClosed(
                 group: burst(category: category, request: request, now: now), category: category, state: state,
                 now: now)
             deliveries = result.deliveries
             outcome = result.outcome
+            detail = result.detail
         }
         let chain = HeraldCore.LocaleFallback.chain(
             deviceLocale: request.locale, userLocale: nil, defaultLocale: category.defaultLocale)
@@ -57,6 +60,7 @@ struct CategoryPreview {
             "mismatched_arguments": .array(texts.mismatched.map(HeraldHTTP.JSONValue.string)),
             "fields": .array(texts.fields.map(\.json)),
             "outcome": outcome.map { .string($0.rawValue) } ?? .null,
+            "detail": detail.map(HeraldHTTP.JSONValue.string) ?? .null,
             "payload": deliveries.first.map(Self.payload) ?? .null,
         ]
         if texts.title == nil, texts.body == nil {
@@ -87,7 +91,8 @@ struct CategoryPreview {
         Event(
             id: "preview-event", category: category.id, recipients: Event.Recipients(userIds: [Self.userId]),
             actor: request.actors.isEmpty ? nil : "preview-actor-0", actorName: request.actors.first,
-            threadId: request.threadId, itemId: request.itemId, data: request.data, occurredAt: now)
+            threadId: request.threadId, itemId: request.itemId, data: request.data, occurredAt: now,
+            imageURL: request.imageURL, link: request.link)
     }
 
     /// A burst of `request.count` events that began one window ago and is closing now.

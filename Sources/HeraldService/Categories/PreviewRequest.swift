@@ -10,7 +10,7 @@ struct PreviewRequest: Sendable {
     static let maxActors = 50
     static let members: Set<String> = [
         "locale", "data", "count", "platform", "time_zone", "actors", "thread_id", "item_id",
-        "app_builds_notifications", "app_id",
+        "app_builds_notifications", "app_id", "image_url", "link",
     ]
 
     /// The device's locale, canonical; nil means the category's default locale.
@@ -25,6 +25,9 @@ struct PreviewRequest: Sendable {
     var itemId: String?
     var appBuildsNotifications = true
     var appId = "com.example.app"
+    /// The event's own image and link, as an event would carry them; without them the category's templates apply.
+    var imageURL: String?
+    var link: String?
 
     /// Reads a preview request, reporting every bad member at once; `knowsZone` checks IANA zone ids.
     static func read(_ body: HeraldHTTP.JSONValue, knowsZone: (String) -> Bool) throws(HTTPError) -> PreviewRequest {
@@ -102,6 +105,20 @@ struct PreviewRequest: Sendable {
         default: fail("/app_builds_notifications", "invalid_type", "must be true or false")
         }
         if let appId = text("app_id", maxBytes: 255) { request.appId = appId }
+        if let image = text("image_url", maxBytes: NotificationMedia.maxBytes) {
+            if NotificationMedia.isImageURL(image) {
+                request.imageURL = image
+            } else {
+                fail("/image_url", "invalid_format", "must be an https:// address")
+            }
+        }
+        if let link = text("link", maxBytes: NotificationMedia.maxBytes) {
+            if NotificationMedia.isLink(link) {
+                request.link = link
+            } else {
+                fail("/link", "invalid_format", "must be an https:// address or an app's deep link")
+            }
+        }
         if !errors.isEmpty { throw HTTPError.invalidFields(errors) }
         return request
     }

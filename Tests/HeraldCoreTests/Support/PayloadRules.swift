@@ -16,7 +16,8 @@ enum PayloadRules {
             let root = Fixture.parse(delivery.body)
             rule(root != nil, "apns body is a JSON object")
             guard let root, let aps = root["aps"] as? [String: Any] else { return broken + ["aps present"] }
-            checkAPNs(headers: delivery.headers, aps: aps, content: content, rule: rule)
+            checkAPNs(
+                headers: delivery.headers, aps: aps, content: content, hasImage: root["img"] != nil, rule: rule)
             rule(Set(aps.keys).isSubset(of: apsKeys), "only aps keys inside aps")
             rule(delivery.headers["apns-topic"] == "com.example.chat", "apns-topic is the bundle id")
             rule(isUUID(delivery.headers["apns-id"]), "apns-id is a lowercase UUID")
@@ -45,7 +46,8 @@ enum PayloadRules {
             let apns = message["apns"] as? [String: Any] ?? [:]
             let headers = apns["headers"] as? [String: String] ?? [:]
             let aps = (apns["payload"] as? [String: Any])?["aps"] as? [String: Any] ?? [:]
-            checkAPNs(headers: headers, aps: aps, content: content, rule: rule)
+            let image = (apns["fcm_options"] as? [String: Any])?["image"] ?? (message["data"] as? [String: Any])?["img"]
+            checkAPNs(headers: headers, aps: aps, content: content, hasImage: image != nil, rule: rule)
         case .webpush:
             rule(delivery.body.count <= 3_993, "web push plaintext <= 3993")
             rule(Fixture.parse(delivery.body) != nil, "web push body is JSON")
@@ -68,16 +70,17 @@ enum PayloadRules {
             }
         }
         rule(delivery.kind != .background && delivery.kind != .withdraw || delivery.priority == 5, "background at 5")
-        return broken
+        return broken + mediaViolations(of: delivery, content: content)
     }
 
     static let apsKeys: Set<String> = [
         "alert", "badge", "sound", "thread-id", "category", "content-available", "mutable-content",
-        "interruption-level",
+        "interruption-level", "relevance-score",
     ]
 
     private static func checkAPNs(
-        headers: [String: String], aps: [String: Any], content: PushContent, rule: (Bool, String) -> Void
+        headers: [String: String], aps: [String: Any], content: PushContent, hasImage: Bool,
+        rule: (Bool, String) -> Void
     ) {
         let pushType = headers["apns-push-type"]
         rule(apnsPushTypes.contains(pushType ?? ""), "apns-push-type set")
@@ -98,7 +101,10 @@ enum PayloadRules {
         }
         rule(!content.silenced || aps["sound"] == nil, "silenced has no sound")
         if let badge = aps["badge"] as? Int { rule(badge >= 0, "badge is absolute, not negative") }
-        rule((aps["mutable-content"] != nil) == (content.isVisible && content.mode != .system), "mutable-content")
+        // The extension runs when the app builds the notification or has an image to download.
+        rule(
+            (aps["mutable-content"] != nil) == (content.isVisible && (content.mode != .system || hasImage)),
+            "mutable-content")
     }
 
     private static func isUUID(_ text: String?) -> Bool {
@@ -125,7 +131,7 @@ enum RandomContent {
         }
         let collapseKey = RandomText.string(
             length: Int.random(in: 1...(long ? 100 : 10), using: &generator), using: &generator)
-        return PushContent(
+        var content = PushContent(
             purpose: purpose, mode: Category.DeliveryMode.allCases.randomElement(using: &generator)!,
             notificationId: String(SHA256.hex(collapseKey).prefix(32)), eventId: "e1", categoryId: "chat.message",
             title: title, body: body,
@@ -139,5 +145,18 @@ enum RandomContent {
             itemId: String(repeating: "i", count: Int.random(in: 1...128, using: &generator)),
             count: purpose == .digest ? Int.random(in: 1...500, using: &generator) : nil, withdrawIds: ids,
             expiresAt: Fixture.now + Double.random(in: 1...3_000_000, using: &generator), availableAt: Fixture.now)
+        if Bool.random(using: &generator) { content.imageURL = address("https://img.example/", &generator) }
+        if Bool.random(using: &generator) {
+            content.link = address(Bool.random(using: &generator) ? "https://chat.example/t/" : "chat://t/", &generator)
+        }
+        if Bool.random(using: &generator) { content.relevanceScore = Double.random(in: 0...1, using: &generator) }
+        return content
+    }
+
+    /// A valid address of up to 1 KB starting with `prefix`: printable ASCII, some of it escaped in JSON and XML.
+    static func address(_ prefix: String, _ generator: inout SeededGenerator) -> String {
+        let characters = Array("abcXYZ019-._~%&=?/;+!$'()*,@")
+        let length = Int.random(in: 1...(NotificationMedia.maxBytes - prefix.utf8.count), using: &generator)
+        return prefix + String((0..<length).map { _ in characters.randomElement(using: &generator)! })
     }
 }
