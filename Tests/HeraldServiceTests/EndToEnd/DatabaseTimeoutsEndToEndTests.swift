@@ -12,6 +12,10 @@ import Testing
 struct DatabaseTimeoutsEndToEndTests {
     static let requests = 50
 
+    /// Whether glibc checks every heap operation in this process and the ones it starts
+    /// (`libc_malloc_debug.so` preloaded).
+    static let heapChecked = ProcessInfo.processInfo.environment["LD_PRELOAD"]?.contains("malloc_debug") ?? false
+
     @Test func aLockedUserRowEndsItsRequestsIn503AndNeverHoldsUpHealth() async throws {
         let conninfo = try await offCooperativePool { try TemporaryPostgres.freshDatabase() }
         let herald = try RunningHerald.start(environment: [
@@ -53,15 +57,25 @@ struct DatabaseTimeoutsEndToEndTests {
                 + "\(probed.median(\.metrics)), slowest \(probed.slowest(\.metrics)); ready slowest "
                 + "\(probed.slowest(\.ready)); failures \(probed.failures)")
         // The 50 are held for seconds (two lock timeouts in a row for the last connections to be handed out), so
-        // the probes run several times. Each probe is timed on the prober's own thread, so that the test process's
-        // busy cooperative pool adds nothing to the figure. What counts is that no probe waits for the database:
-        // one that did would take longer than the 2 s lock timeout. How fast they answer is the benchmark's
-        // business (a loaded machine, or one with heap checking on, renders `/metrics` in over a second).
-        // `/ready` waits at most 500 ms for a connection before it reports the database busy.
-        #expect(probed.health.count >= 3)
+        // the probes run many times. Each probe is timed on the prober's own thread, so that the test process's
+        // busy cooperative pool adds nothing to the figure. `/health` answers within 100 ms (the median; a single
+        // probe may meet a descheduled thread on a shared machine). `/ready` waits at most 500 ms for a connection
+        // before it reports the database busy. `/metrics` renders every series the suite's traffic created, which
+        // takes a few milliseconds alone and more on a loaded machine; what counts is that it never waits for the
+        // database, which would take it past the 2 s lock timeout. Under glibc's heap checking every allocation is
+        // checked and the service runs several times slower, so there only that last bound is kept.
         #expect(probed.failures == 0)
-        #expect(probed.slowest(\.health) < .milliseconds(2000))
-        #expect(probed.slowest(\.metrics) < .milliseconds(2000))
+        if Self.heapChecked {
+            #expect(probed.health.count >= 3)
+            #expect(probed.slowest(\.health) < .milliseconds(2000))
+            #expect(probed.slowest(\.metrics) < .milliseconds(2000))
+        } else {
+            #expect(probed.health.count >= 5)
+            #expect(probed.median(\.health) < .milliseconds(100))
+            #expect(probed.median(\.metrics) < .milliseconds(500))
+            #expect(probed.slowest(\.health) < .seconds(1))
+            #expect(probed.slowest(\.metrics) < .seconds(1))
+        }
         #expect(probed.slowest(\.ready) < .milliseconds(2500))
 
         // Nothing of the 50 was written: the holder, still in its transaction, sees Ana as she was.
