@@ -1,4 +1,5 @@
 internal import CLibPQ
+import Glibc
 
 /// One libpq session. Not thread-safe: it belongs to the thread that uses it (a pool worker, a listener, a test).
 public final class PostgresConnection {
@@ -143,10 +144,19 @@ public final class PostgresConnection {
     static func encode(_ parameters: [(any PostgresEncodable)?]) throws -> [String?] {
         try parameters.enumerated().map { index, parameter in
             guard let text = parameter?.postgresText else { return nil }
-            if text.utf8.contains(0) {
+            if Self.containsNUL(text) {
                 throw PostgresError(kind: .invalidValue, message: "parameter $\(index + 1) contains a NUL byte")
             }
             return text
+        }
+    }
+
+    /// Whether the text holds a NUL byte, found with `memchr` over its UTF-8 bytes.
+    static func containsNUL(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
+            return memchr(base, 0, bytes.count) != nil
         }
     }
 
@@ -154,17 +164,20 @@ public final class PostgresConnection {
     static func withParameterPointers<R>(
         _ values: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) throws -> R
     ) rethrows -> R {
-        var buffer: [CChar] = []
+        var buffer: [UInt8] = []
         buffer.reserveCapacity(values.reduce(0) { $0 + ($1?.utf8.count ?? 0) + 1 })
         let offsets: [Int?] = values.map { value in
-            guard let value else { return nil }
+            guard var value else { return nil }
             let offset = buffer.count
-            buffer.append(contentsOf: value.utf8.lazy.map { CChar(bitPattern: $0) })
+            value.withUTF8 { buffer.append(contentsOf: $0) }
             buffer.append(0)
             return offset
         }
-        return try buffer.withUnsafeBufferPointer { storage in
-            let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in offset.map { storage.baseAddress! + $0 } }
+        return try buffer.withUnsafeBytes { storage in
+            // Empty only when every value is NULL, so no offset needs the base then.
+            // Int8 and UInt8 may alias each other; the base is nil only when every value is NULL.
+            let base = storage.baseAddress?.assumingMemoryBound(to: CChar.self)
+            let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in offset.flatMap { base?.advanced(by: $0) } }
             return try pointers.withUnsafeBufferPointer { try body($0.baseAddress) }
         }
     }

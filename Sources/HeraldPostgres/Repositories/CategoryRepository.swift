@@ -29,6 +29,17 @@ public enum CategoryRepository {
             SELECT id, version, document, created_at, updated_at, archived_at FROM categories
             WHERE id = ANY (string_to_array($1, ','))
             """)
+    /// The current version of each category, and its document only where it differs from the version the caller
+    /// holds (`$2`, aligned with `$1`, NULL where it holds none).
+    static let byIdsUnlessKnown = Query(
+        name: "categories_by_ids_unless_known",
+        sql: """
+            SELECT c.id, c.version, c.archived_at,
+                   CASE WHEN k.version IS DISTINCT FROM c.version THEN c.document END AS document
+            FROM categories c
+            LEFT JOIN unnest($1::text[], $2::integer[]) AS k(id, version) ON k.id = c.id
+            WHERE c.id = ANY ($1::text[])
+            """)
     static let page = Query(
         name: "categories_page",
         sql: """
@@ -102,6 +113,30 @@ public enum CategoryRepository {
         return found
     }
 
+    /// A category's current version, with its contents unless the caller already holds that version.
+    public struct Current: Sendable {
+        public let version: Int
+        /// Nil when the caller's version is current.
+        public let category: Category?
+    }
+
+    /// The categories among `ids` that exist, by id, archived ones included; `knownVersions` are the versions the
+    /// caller holds, whose documents are neither sent nor decoded while they stay current.
+    public static func current(
+        ids: [String], knownVersions: [String: Int], on connection: PostgresConnection
+    ) throws -> [String: Current] {
+        let slugs = Array(Set(ids.filter(CategoryRules.isSlug)))
+        guard !slugs.isEmpty else { return [:] }
+        let versions = PipelineArray(optional: slugs.map { knownVersions[$0].map(String.init) })
+        let rows = try connection.query(byIdsUnlessKnown, [PipelineArray(slugs), versions])
+        var found: [String: Current] = [:]
+        for row in rows {
+            let category = try row.isNull("document") ? nil : try decode(row)
+            found[try row.string("id")] = Current(version: try row.int("version"), category: category)
+        }
+        return found
+    }
+
     /// Up to `limit` categories ordered by id, after the id `cursor`; `archived` filters when given.
     public static func page(
         after cursor: String?, limit: Int, archived: Bool?, on connection: PostgresConnection
@@ -153,6 +188,14 @@ public enum CategoryRepository {
     }
 
     private static func record(_ row: PostgresRow) throws -> CategoryRecord {
+        let archivedAt = try row.isNull("archived_at") ? nil : try row.date("archived_at")
+        return CategoryRecord(
+            category: try decode(row), version: try row.int("version"), createdAt: try row.date("created_at"),
+            updatedAt: try row.date("updated_at"), archivedAt: archivedAt)
+    }
+
+    /// The row's `document` as a category, archived when its `archived_at` is set.
+    private static func decode(_ row: PostgresRow) throws -> Category {
         let text = try row.json("document")
         var category: Category
         do {
@@ -160,10 +203,7 @@ public enum CategoryRepository {
         } catch {
             throw PostgresError(kind: .decoding, message: "stored category document does not decode")
         }
-        let archivedAt = try row.isNull("archived_at") ? nil : try row.date("archived_at")
-        category.archived = archivedAt != nil
-        return CategoryRecord(
-            category: category, version: try row.int("version"), createdAt: try row.date("created_at"),
-            updatedAt: try row.date("updated_at"), archivedAt: archivedAt)
+        category.archived = !(try row.isNull("archived_at"))
+        return category
     }
 }

@@ -27,14 +27,26 @@ public struct PipelineArray: PostgresEncodable, Hashable {
                 continue
             }
             out.append(UInt8(ascii: "\""))
-            for byte in element.utf8 {
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { out.append(UInt8(ascii: "\\")) }
-                out.append(byte)
-            }
+            Self.appendEscaped(element, to: &out)
             out.append(UInt8(ascii: "\""))
         }
         out.append(UInt8(ascii: "}"))
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the element's bytes with a backslash before each `"` and `\`, copying the runs between them whole
+    /// (queue rows carry kilobytes of payload through here).
+    private static func appendEscaped(_ element: String, to out: inout [UInt8]) {
+        var element = element
+        element.withUTF8 { bytes in
+            var runStart = 0
+            for index in bytes.indices where bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "\\") {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                out.append(UInt8(ascii: "\\"))
+                runStart = index
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        }
     }
 }
 

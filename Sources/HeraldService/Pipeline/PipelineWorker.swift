@@ -9,6 +9,8 @@ struct PipelineWorker: Sendable {
     let index: Int
     let pool: PostgresPool
     let processor: BatchProcessor
+    /// Shared by the workers of one process.
+    let categories: CategoryVersionCache
     let loop: ServiceThread
     let metrics: PipelineMetrics
     let logger: Logger
@@ -31,8 +33,8 @@ struct PipelineWorker: Sendable {
                 maintain(refreshingGauges: gauges)
             }
             do {
-                let report = try pool.withConnectionBlocking { [processor, clock] connection in
-                    try processor.run(on: PostgresDecisionStore(connection), now: clock())
+                let report = try pool.withConnectionBlocking { [processor, categories, clock] connection in
+                    try processor.run(on: PostgresDecisionStore(connection, categoryCache: categories), now: clock())
                 }
                 metrics.record(report)
                 for claim in report.undecodable {

@@ -23,6 +23,7 @@ final class PipelineWorkers: BackgroundService {
     private let clock: @Sendable () -> Date
     private let pollInterval: Duration
     private let threads: ServiceThread
+    private let categories = CategoryVersionCache()
     private let running: Mutex<Running?> = Mutex(nil)
 
     /// `count` workers on `conninfo`, started by `start()`.
@@ -60,7 +61,8 @@ final class PipelineWorkers: BackgroundService {
         }
         threads.start { [self] index in
             PipelineWorker(
-                index: index, pool: pool, processor: processor, loop: threads, metrics: metrics, logger: logger,
+                index: index, pool: pool, processor: processor, categories: categories, loop: threads,
+                metrics: metrics, logger: logger,
                 clock: clock, pollInterval: pollInterval, maintains: index == 0
             ).run()
         }

@@ -6,10 +6,13 @@ import HeraldPostgres
 /// named statements.
 struct PostgresDecisionStore: DecisionStore {
     let connection: PostgresConnection
+    /// The workers' categories by version; without it every batch reads and decodes its categories' documents.
+    let categoryCache: CategoryVersionCache?
 
     /// A store on `connection`, which is in no transaction yet.
-    init(_ connection: PostgresConnection) {
+    init(_ connection: PostgresConnection, categoryCache: CategoryVersionCache? = nil) {
         self.connection = connection
+        self.categoryCache = categoryCache
     }
 
     func openBatch(events: Int, timers: Int, now: Date) throws -> (claims: [EventClaim], dueTimers: [TimerRecord]) {
@@ -34,7 +37,8 @@ struct PostgresDecisionStore: DecisionStore {
     }
 
     func categories(_ ids: [String]) throws -> [String: HeraldCore.Category] {
-        try CategoryRepository.categories(ids: ids, on: connection)
+        if let categoryCache { return try categoryCache.categories(ids, on: connection) }
+        return try CategoryRepository.categories(ids: ids, on: connection)
     }
 
     func readCandidates(for scope: ReadScope) throws -> [ReadCandidate<DecisionKey>] {

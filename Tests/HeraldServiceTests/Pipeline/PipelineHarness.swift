@@ -28,6 +28,8 @@ struct PipelineHarness: Sendable {
     let adminKey: String
     let clock: PipelineTestClock
     let processor: BatchProcessor
+    /// The workers' category cache, so every pipeline test decides through it.
+    let categories = CategoryVersionCache()
 
     static let zones = ICUZoneDirectory()
 
@@ -162,8 +164,8 @@ struct PipelineHarness: Sendable {
     func decideAll() async throws -> [BatchReport] {
         var reports: [BatchReport] = []
         while true {
-            let report = try await database { [processor, clock] connection in
-                try processor.run(on: PostgresDecisionStore(connection), now: clock.now)
+            let report = try await database { [processor, categories, clock] connection in
+                try processor.run(on: PostgresDecisionStore(connection, categoryCache: categories), now: clock.now)
             }
             guard report.didWork else { return reports }
             reports.append(report)

@@ -132,10 +132,14 @@ struct RetentionTests {
         }
         #expect(first == ["old-\(today - 3)", "old-\(today - 1)"])
         #expect(second == ["today-1"])
-        // The claim is kept an index walk, whatever the statistics of a freshly filled partition say.
+        // The claim is kept an index walk, whatever the statistics of a freshly filled partition say, and in
+        // PL/pgSQL, whose plan lasts the session (a SQL function with a SET clause is planned on every call).
         let settings = try await harness.sql(
-            "SELECT array_to_string(proconfig, ',') FROM pg_proc WHERE proname = 'herald_claim_events'")
-        #expect(try settings.single().string(0) == "enable_sort=off")
+            """
+            SELECT array_to_string(p.proconfig, ',') || ' ' || l.lanname
+            FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang WHERE p.proname = 'herald_claim_events'
+            """)
+        #expect(try settings.single().string(0) == "enable_sort=off plpgsql")
     }
 
     /// One day of history: an event with its key, a decision, a digest and a delivery.
