@@ -4,6 +4,7 @@ import { ApiError, call, seg, versionOf } from "./api.js";
 import { button, clear, describe, el, field, go, input, notice, select, table, utc } from "./dom.js";
 import { clearErrors, showErrors } from "./fields.js";
 import { archiveOrRestore } from "./categories.js";
+import { allHistory } from "./history.js";
 
 /** The editable options; `path` is the member's JSON pointer in the category document. */
 const OPTIONS = [
@@ -208,8 +209,7 @@ async function showConflict(box, opened, mine, error, submit) {
   const theirs = (await call("GET", `/v1/categories/${seg(opened.id)}`)).body;
   let change = null;
   try {
-    const page = await call("GET", `/v1/categories/${seg(opened.id)}/history`, { query: { limit: 200 } });
-    change = page.body.items.find((c) => c.version === theirs.version) || null;
+    change = (await allHistory(opened.id)).find((c) => c.version === theirs.version) || null;
   } catch {
     change = null;
   }
