@@ -108,10 +108,16 @@ struct DeviceBody: Decodable {
         case (.webpush, .webPush(let subscription)):
             let keyErrors = DeviceTokenShape.webPushKeyErrors(p256dh: subscription.p256dh, auth: subscription.auth)
             errors.append(contentsOf: keyErrors.map { $0.under(prefix + subscription.keysPointer) })
+            if !subscription.expirationTimeIsValid {
+                errors.append(
+                    .init(
+                        pointer: prefix + "/expirationTime", code: "invalid_type",
+                        message: "must be null or a number (milliseconds since the epoch)"))
+            }
             guard
                 case .valid(let canonical) = check(
                     subscription.endpoint, platform: platform, prefix: prefix, errors: &errors),
-                keyErrors.isEmpty
+                keyErrors.isEmpty, subscription.expirationTimeIsValid
             else { return nil }
             return (canonical, Device.WebPushKeys(p256dh: subscription.p256dh, auth: subscription.auth))
         case (_, .webPush):

@@ -10,6 +10,8 @@ struct WebPushSubscription: Decodable, Sendable, Hashable {
     var auth: String
     /// Where the keys sat in the body, relative to the subscription: `/keys` in the browser's form, `""` flat.
     var keysPointer: String
+    /// Whether `expirationTime` was absent, null or a number.
+    var expirationTimeIsValid = true
 
     enum CodingKeys: String, CodingKey {
         case endpoint, p256dh, auth, keys, expirationTime
@@ -43,9 +45,10 @@ struct WebPushSubscription: Decodable, Sendable, Hashable {
             keysPointer = ""
         }
         // The browser's expiry, null or milliseconds since the epoch; checked for its type, not kept: the push
-        // service tells when a subscription is gone, through a 404 or 410 reported as feedback.
-        if container.contains(.expirationTime), try !container.decodeNil(forKey: .expirationTime) {
-            _ = try container.decode(Double.self, forKey: .expirationTime)
-        }
+        // service tells when a subscription is gone, through a 404 or 410 reported as feedback. A wrong type is
+        // reported by the device's validation, under the browser's own member name (decoding paths are snake-cased).
+        expirationTimeIsValid =
+            !container.contains(.expirationTime) || (try? container.decodeNil(forKey: .expirationTime)) == true
+            || (try? container.decode(Double.self, forKey: .expirationTime)) != nil
     }
 }
