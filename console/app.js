@@ -1,6 +1,6 @@
 // The console's shell: the key form, the access probe, and the hash routes that pick a screen.
 import { ApiError, forgetKey, probeAccess, saveKey, savedKey } from "./api.js";
-import { clear, describe, el, notice } from "./dom.js";
+import { clear, describe, el, notice, put } from "./dom.js";
 import * as categories from "./categories.js";
 import * as templates from "./templates.js";
 import * as history from "./history.js";
@@ -53,7 +53,7 @@ function route() {
   const root = clear(document.getElementById("screen"));
   notice(document.getElementById("global-notice"), "");
   if (!savedKey() || !session.access.valid) {
-    root.append(el("p", { class: "empty", text: "Paste an API key above to open the console." }));
+    put(root, el("p", { class: "empty", text: "Paste an API key above to open the console." }));
     return;
   }
   document.title = `${name[0].toUpperCase()}${name.slice(1)} · Herald console`;

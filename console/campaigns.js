@@ -1,7 +1,7 @@
 // Campaigns: plan one and see its waves per zone on a UTC timeline before confirming; follow a running one live
 // (decided, per second, ETA) and cancel it.
 import { ApiError, call, seg } from "./api.js";
-import { button, clear, describe, el, field, go, input, notice, select, svg, table, utc } from "./dom.js";
+import { button, clear, describe, el, field, go, input, notice, put, select, svg, table, utc } from "./dom.js";
 import { allCategories } from "./categories.js";
 import { showErrors } from "./fields.js";
 
@@ -31,14 +31,13 @@ function timeline(waves) {
     viewBox: `0 0 ${width} 90`, width, height: 90, role: "img", class: "timeline", id: "campaign-timeline",
     "aria-label": `Waves on a UTC timeline: ${waves.map((w) => `wave ${w.number} at ${utc(w.due_at)}`).join(", ")}`,
   });
-  drawing.append(svg("line", { x1: 20, y1: 45, x2: width - 20, y2: 45, class: "axis" }));
+  put(drawing, svg("line", { x1: 20, y1: 45, x2: width - 20, y2: 45, class: "axis" }));
   waves.forEach((wave, index) => {
     const at = x(times[index]);
-    const below = index % 2 === 0;
-    drawing.append(
+    put(drawing, 
       svg("circle", { cx: at, cy: 45, r: 7, class: `wave wave-${wave.state}` }),
-      svg("text", { x: at, y: below ? 28 : 28, "text-anchor": "middle", class: "chart-label", text: `W${wave.number}` }),
-      svg("text", { x: at, y: below ? 72 : 86, "text-anchor": "middle", class: "chart-value", text: `${wave.due_at.slice(11, 16)} UTC` }),
+      svg("text", { x: at, y: 28, "text-anchor": "middle", class: "chart-label", text: `W${wave.number}` }),
+      svg("text", { x: at, y: 72, "text-anchor": "middle", class: "chart-value", text: `${wave.due_at.slice(11, 16)} UTC` }),
     );
   });
   return drawing;
@@ -86,7 +85,7 @@ async function renderList(root) {
   const summary = el("div", { class: "notice notice-error", role: "alert", hidden: true });
   const planBox = el("section", { id: "campaign-plan", "aria-live": "polite" });
   const planButton = el("button", { type: "submit", class: "primary", id: "campaign-plan-button", text: "Show the plan" });
-  form.append(el("div", { class: "toolbar" }, planButton));
+  put(form, el("div", { class: "toolbar" }, planButton));
 
   const request = () => {
     const body = {
@@ -120,7 +119,7 @@ async function renderList(root) {
         }
       }, { class: "primary", id: "campaign-confirm" });
       const status = el("p", { class: "notice", role: "status", hidden: true });
-      planBox.append(
+      put(planBox, 
         el("h3", { text: "The plan (not scheduled yet)" }),
         el("p", { id: "campaign-plan-summary", text: `${plan.planned} recipients in ${plan.waves.length} waves, ${body.local_time} local time on ${body.date}.` }),
         plan.unknown_zones.length ? el("p", { class: "notice notice-info", text: `Zones the tz data does not know, sent with the default zone: ${plan.unknown_zones.join(", ")}` }) : null,
@@ -137,7 +136,7 @@ async function renderList(root) {
   });
 
   const page = (await call("GET", "/v1/campaigns", { query: { limit: 200 } })).body.items;
-  root.append(
+  put(root, 
     el("h2", { text: "Campaigns" }),
     el("h3", { text: "New campaign" }),
     summary,
@@ -158,7 +157,7 @@ async function renderList(root) {
 async function renderCampaign(root, id, session) {
   const status = el("p", { class: "notice", role: "status", hidden: true, id: "campaign-status-line" });
   const body = el("div", { id: "campaign-detail" });
-  root.append(el("p", {}, el("a", { href: "#/campaigns", text: "← All campaigns" })), el("h2", { text: `Campaign ${id}` }), status, body);
+  put(root, el("p", {}, el("a", { href: "#/campaigns", text: "← All campaigns" })), el("h2", { text: `Campaign ${id}` }), status, body);
   const samples = [];
   let timer = null;
   let stopped = false;
@@ -185,7 +184,7 @@ async function renderCampaign(root, id, session) {
           }
         }, { id: "campaign-cancel", class: "danger" })
       : null;
-    clear(body).append(
+    put(clear(body), 
       el(
         "dl",
         { class: "facts", id: "campaign-facts" },

@@ -1,6 +1,6 @@
 // Categories: the list (search, archived filter), archive and restore; the editor is category-form.js.
 import { call, seg } from "./api.js";
-import { button, clear, describe, el, field, go, input, notice, select, table, utc } from "./dom.js";
+import { button, clear, describe, el, field, go, input, notice, put, select, table, utc } from "./dom.js";
 import { renderForm } from "./category-form.js";
 
 export async function render(root, params, session) {
@@ -40,7 +40,7 @@ async function renderList(root, session) {
   const create = session.access.categoriesWrite
     ? button("New category", () => go("#/categories/~new"), { id: "category-new", class: "primary" })
     : null;
-  root.append(
+  put(root, 
     el("h2", { text: "Categories" }),
     el("div", { class: "toolbar" }, search.wrapper, filter.wrapper, create),
     status,
@@ -53,10 +53,10 @@ async function renderList(root, session) {
     const shown = items.filter((c) => !term || c.id.includes(term) || c.name.toLowerCase().includes(term));
     clear(results);
     if (shown.length === 0) {
-      results.append(el("p", { class: "empty", text: "No category matches." }));
+      put(results, el("p", { class: "empty", text: "No category matches." }));
       return;
     }
-    results.append(
+    put(results, 
       table(
         `${shown.length} of ${items.length} categories`,
         ["Id", "Name", "Priority", "Default", "Locales", "Version", "State", "Actions"],

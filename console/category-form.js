@@ -1,7 +1,7 @@
 // The category editor: every option of the category, saved with If-Match. The server's problem pointers are shown
 // next to the fields they name; a stale If-Match is shown as a conflict with both versions, never as a raw 412.
 import { ApiError, call, seg, versionOf } from "./api.js";
-import { button, clear, describe, el, field, go, input, notice, select, table, utc } from "./dom.js";
+import { button, clear, describe, el, field, go, input, notice, put, select, table, utc } from "./dom.js";
 import { clearErrors, showErrors } from "./fields.js";
 import { archiveOrRestore } from "./categories.js";
 import { allHistory } from "./history.js";
@@ -92,7 +92,7 @@ export async function renderForm(root, id, session) {
 
   if (creating) {
     const idField = field("Id (a slug: a-z 0-9 . _ -)", input({ id: "cat-id", required: true }), { pointer: "/id" });
-    form.append(idField.wrapper);
+    put(form, idField.wrapper);
     controls.set("/id", idField.control);
   }
   const grid = el("div", { class: "grid" });
@@ -102,9 +102,9 @@ export async function renderForm(root, id, session) {
     if (option.kind === "checkbox") f.wrapper.classList.add("check");
     control.disabled = !writable;
     controls.set(option.path, control);
-    grid.append(f.wrapper);
+    put(grid, f.wrapper);
   }
-  form.append(grid);
+  put(form, grid);
 
   let firstTitle = null;
   let firstBody = null;
@@ -113,7 +113,7 @@ export async function renderForm(root, id, session) {
     firstBody = field("Body template (default locale)", el("textarea", { id: "cat-first-body", rows: 3 }), {
       hint: "ICU MessageFormat, e.g. {count, plural, one {# new message} other {# new messages}}",
     });
-    form.append(el("fieldset", {}, el("legend", { text: "First templates" }), firstTitle.wrapper, firstBody.wrapper));
+    put(form, el("fieldset", {}, el("legend", { text: "First templates" }), firstTitle.wrapper, firstBody.wrapper));
   }
   const resolve = (pointer) => {
     if (!creating) return null;
@@ -124,7 +124,7 @@ export async function renderForm(root, id, session) {
 
   const save = el("button", { type: "submit", class: "primary", id: "category-save", text: creating ? "Create" : "Save" });
   save.disabled = !writable;
-  form.append(el("div", { class: "toolbar" }, save));
+  put(form, el("div", { class: "toolbar" }, save));
   const conflict = el("section", { id: "conflict", class: "conflict", hidden: true, "aria-live": "assertive" });
 
   const heading = creating ? "New category" : `Category ${loaded.id}`;
@@ -155,7 +155,7 @@ export async function renderForm(root, id, session) {
             }, { id: "category-archive" })
           : null,
       );
-  root.append(
+  put(root, 
     el("p", {}, el("a", { href: "#/categories", text: "← All categories" })),
     el("h2", { text: heading }),
     meta,
@@ -221,7 +221,7 @@ async function showConflict(box, opened, mine, error, submit) {
     .map((k) => ({ attrs: { class: "changed" }, cells: [k, JSON.stringify(mine[k] ?? null), JSON.stringify(theirs[k] ?? null)] }));
   clear(box);
   box.hidden = false;
-  box.append(
+  put(box, 
     el("h3", { text: "Changed by someone else since you opened it" }),
     el(
       "p",

@@ -125,3 +125,8 @@ export function go(hash) {
   if (location.hash === hash) window.dispatchEvent(new HashChangeEvent("hashchange"));
   else location.hash = hash;
 }
+
+/** Appends children to `node`, skipping null, undefined and false (which the DOM's own append prints as text). */
+export function put(node, ...children) {
+  return append(node, children);
+}

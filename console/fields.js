@@ -1,5 +1,5 @@
 // Problem+json errors shown beside the fields their JSON pointers name.
-import { clear, el } from "./dom.js";
+import { clear, el, put } from "./dom.js";
 
 /** Removes every error shown in `form` and in `summary`. */
 export function clearErrors(form, summary) {
@@ -49,7 +49,7 @@ export function showErrors(form, summary, errors, resolve = () => null) {
     first = first || control;
   }
   if (summary && unplaced.length) {
-    summary.append(
+    put(summary, 
       el("p", { text: "The server refused these members:" }),
       el("ul", {}, unplaced.map((e) => el("li", {}, el("code", { text: e.pointer || "(body)" }), " ", errorText(e)))),
     );

@@ -1,6 +1,6 @@
 // History: every version of a category, who changed it, and a side-by-side diff of before and after.
 import { call, seg } from "./api.js";
-import { clear, el, table, utc } from "./dom.js";
+import { clear, el, put, table, utc } from "./dom.js";
 import { categoryPicker } from "./categories.js";
 
 /** Every change of a category, oldest first (the API pages at most 100 at a time). */
@@ -42,14 +42,14 @@ export function diffRows(before, after) {
 }
 
 export async function render(root, params) {
-  root.append(el("h2", { text: "History" }), await categoryPicker("history", params[0]));
+  put(root, el("h2", { text: "History" }), await categoryPicker("history", params[0]));
   if (!params[0]) return;
   const id = params[0];
   const items = await allHistory(id);
   const chosen = Number(params[1]) || (items.length ? items[items.length - 1].version : null);
   const list = table(
     `${items.length} versions of ${id}`,
-    ["Version", "Action", "By", "When", ""],
+    ["Version", "Action", "By", "When", "Diff"],
     items
       .slice()
       .reverse()
@@ -67,7 +67,7 @@ export async function render(root, params) {
       })),
     { class: "list", id: "history-list" },
   );
-  root.append(list);
+  put(root, list);
   const change = items.find((c) => c.version === chosen);
   if (!change) return;
   const rows = diffRows(change.before, change.after);
@@ -76,9 +76,9 @@ export async function render(root, params) {
   const holder = el("div", { id: "diff" });
   const draw = () => {
     const shown = onlyChanges.checked ? changed : rows;
-    clear(holder).append(
+    put(clear(holder), 
       table(
-        `Version ${change.version} (${change.action}) by ${change.actor?.name || "unknown"}: ${changed.length} members changed`,
+        `Version ${change.version} (${change.action}) by ${change.actor?.name || "unknown"}: ${changed.length} ${changed.length === 1 ? "member" : "members"} changed`,
         ["Member", `Before (version ${change.version - 1 || "—"})`, `After (version ${change.version})`],
         shown.map((r) => ({
           attrs: { class: `diff-${r.kind}` },
@@ -89,7 +89,7 @@ export async function render(root, params) {
     );
   };
   onlyChanges.addEventListener("change", draw);
-  root.append(
+  put(root, 
     el("h3", { text: `Version ${change.version}: before and after` }),
     el("p", { class: "check" }, onlyChanges, el("label", { for: "diff-only", text: " Only the members that changed" })),
     holder,

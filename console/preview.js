@@ -1,11 +1,11 @@
 // What a preview shows: the rendered texts, the locale used, the decider's outcome, and the exact platform request.
-import { clear, el, pretty, table } from "./dom.js";
+import { clear, el, pretty, put, table } from "./dom.js";
 
 export function renderPreview(node, preview, fromDraft) {
   clear(node);
   const fallback = (preview.fields || []).find((f) => f.field === "fallback_body");
   const payload = preview.payload;
-  node.append(
+  put(node, 
     el("p", { class: "meta", text: fromDraft ? "Rendered from your unsaved text." : "Rendered from the saved templates." }),
     el(
       "div",
@@ -24,10 +24,10 @@ export function renderPreview(node, preview, fromDraft) {
     ),
   );
   if (!payload) {
-    node.append(el("p", { text: "Nothing would be queued." }));
+    put(node, el("p", { text: "Nothing would be queued." }));
     return;
   }
-  node.append(
+  put(node, 
     el("h4", { text: `${payload.platform.toUpperCase()} request (${payload.kind})` }),
     el("p", { id: "preview-bytes", text: `Body: ${payload.body_bytes} bytes · priority ${payload.priority} · collapse id ${payload.collapse_id ?? "none"}` }),
     table("Headers", ["Header", "Value"], Object.entries(payload.headers).map(([k, v]) => [k, v]), { class: "headers" }),

@@ -2,7 +2,7 @@
 // sent as `templates`, validated as a write would be, and not stored), ICU errors marked at their offset, and the
 // plural categories the locale's language needs.
 import { ApiError, call, seg } from "./api.js";
-import { button, clear, describe, el, field, go, input, notice, select } from "./dom.js";
+import { button, clear, describe, el, field, go, input, notice, put, select } from "./dom.js";
 import { errorText, showErrors } from "./fields.js";
 import { categoryPicker } from "./categories.js";
 import { pluralTable } from "./plurals.js";
@@ -17,7 +17,7 @@ const FIELDS = [
 ];
 
 export async function render(root, params, session) {
-  root.append(el("h2", { text: "Templates" }), await categoryPicker("templates", params[0]));
+  put(root, el("h2", { text: "Templates" }), await categoryPicker("templates", params[0]));
   if (!params[0]) return;
   const answer = await call("GET", `/v1/categories/${seg(params[0])}`);
   let category = answer.body;
@@ -29,7 +29,7 @@ export async function render(root, params, session) {
   const tabs = el("div", { role: "tablist", class: "locale-tabs", "aria-label": "Locales" });
   for (const tag of [...new Set([...locales, locale])]) {
     const selected = tag === locale;
-    tabs.append(
+    put(tabs, 
       el("button", {
         type: "button", role: "tab", id: `tab-${tag}`, "aria-selected": String(selected), tabindex: selected ? "0" : "-1",
         "aria-controls": "template-panel", "data-locale": tag, text: locales.includes(tag) ? tag : `${tag} (new)`,
@@ -63,13 +63,13 @@ export async function render(root, params, session) {
     const area = el("textarea", { id: `tpl-${name}`, rows: name.endsWith("body") ? 3 : 1, spellcheck: "false", value: stored[name] ?? "" });
     area.readOnly = !writable;
     const f = field(label, area, { pointer: `/templates/${locale}/${name}` });
-    f.wrapper.append(el("pre", { class: "marked", id: `tpl-${name}-mark`, hidden: true, "aria-label": `${label} with the error marked` }));
+    put(f.wrapper, el("pre", { class: "marked", id: `tpl-${name}-mark`, hidden: true, "aria-label": `${label} with the error marked` }));
     areas[name] = area;
-    form.append(f.wrapper);
+    put(form, f.wrapper);
   }
   const save = el("button", { type: "submit", class: "primary", id: "template-save", text: `Save ${locale} templates` });
   save.disabled = !writable;
-  form.append(el("div", { class: "toolbar" }, save));
+  put(form, el("div", { class: "toolbar" }, save));
 
   const draft = () => {
     const templates = {};
@@ -81,7 +81,7 @@ export async function render(root, params, session) {
   const controls = previewControls(locale);
   const output = el("div", { id: "preview-output", "aria-live": "polite" });
   const plurals = el("div", { id: "plurals" });
-  const drawPlurals = () => clear(plurals).append(pluralTable(controls.locale.value || locale, draft()));
+  const drawPlurals = () => put(clear(plurals), pluralTable(controls.locale.value || locale, draft()));
 
   // Marks each ICU error's offset inside a copy of the text, and places the caret there.
   const mark = (errors) => {
@@ -92,7 +92,7 @@ export async function render(root, params, session) {
       const text = areas[match[1]].value;
       const at = Math.min(error.offset, text.length);
       const pre = clear(document.getElementById(`tpl-${match[1]}-mark`));
-      pre.append(
+      put(pre, 
         text.slice(0, at),
         el("mark", { class: "icu-error", title: errorText(error), text: text.slice(at, at + 1) || "⏎" }),
         text.slice(at + 1),
@@ -122,9 +122,9 @@ export async function render(root, params, session) {
         showErrors(form, summary, errors);
         if (active && active.tagName === "TEXTAREA") active.focus();
         mark(errors);
-        clear(output).append(el("p", { class: "notice notice-error", id: "preview-refused", text: "No preview: the templates have errors (marked above)." }));
+        put(clear(output), el("p", { class: "notice notice-error", id: "preview-refused", text: "No preview: the templates have errors (marked above)." }));
       } else {
-        clear(output).append(el("p", { class: "notice notice-error", text: describe(error) }));
+        put(clear(output), el("p", { class: "notice notice-error", text: describe(error) }));
       }
     }
   };
@@ -165,7 +165,7 @@ export async function render(root, params, session) {
     }
   });
 
-  root.append(
+  put(root, 
     el("p", { class: "meta", text: `${category.name} — version ${category.version}, default locale ${category.default_locale}` }),
     el("div", { class: "toolbar" }, tabs, add),
     writable ? null : el("p", { class: "notice notice-info", text: "Read-only: this key cannot change templates." }),
@@ -187,7 +187,7 @@ function previewControls(locale) {
   const data = el("textarea", { id: "preview-data", rows: 2, spellcheck: "false", value: '{"preview": "Cześć!"}' });
   const listeners = [];
   for (const n of ["1", "2", "5", "21", "100"]) {
-    quick.append(button(n, () => { count.value = n; listeners.forEach((f) => f()); }, { "aria-label": `Count ${n}`, "data-count": n }));
+    put(quick, button(n, () => { count.value = n; listeners.forEach((f) => f()); }, { "aria-label": `Count ${n}`, "data-count": n }));
   }
   for (const control of [localeInput, platform, count, actors, data]) control.addEventListener("change", () => listeners.forEach((f) => f()));
   return {

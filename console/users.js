@@ -1,7 +1,7 @@
 // Users (read-only, for support): a user's devices (stale ones marked), effective preferences with their source,
 // mutes and quiet hours, and an event's decision for them with its reason: "why didn't Ana get this?".
 import { ApiError, call, seg } from "./api.js";
-import { clear, describe, el, field, go, input, table, utc } from "./dom.js";
+import { clear, describe, el, field, go, input, put, table, utc } from "./dom.js";
 
 /** Each decision reason in a sentence a support person can read out. */
 const REASONS = {
@@ -24,9 +24,21 @@ const REASONS = {
   read: "Recorded as a read.",
 };
 
+/** What a decision's detail adds, where it needs words: the preference's source above all. */
+const DETAILS = {
+  user: "they set it so themselves",
+  "category default": "the category's default setting",
+  required: "the category is required",
+  all: "they muted everything",
+  category: "they muted this category",
+  thread: "they muted this thread",
+};
+
 export function explain(decision) {
   const sentence = REASONS[decision.reason] || REASONS[decision.outcome] || `Outcome ${decision.reason}.`;
-  return decision.detail ? `${sentence} (${decision.detail})` : sentence;
+  if (!decision.detail) return sentence;
+  const detail = decision.detail.split(",").map((part) => DETAILS[part] || part).join(", ");
+  return `${sentence.replace(/\.$/, "")}: ${detail}.`;
 }
 
 export async function render(root, params) {
@@ -37,7 +49,7 @@ export async function render(root, params) {
     field("User id", userInput).wrapper,
     el("button", { type: "submit", class: "primary", id: "user-lookup", text: "Look up" }),
   );
-  root.append(el("h2", { text: "Users" }), el("p", { class: "meta", text: "Read-only, for support." }), lookup);
+  put(root, el("h2", { text: "Users" }), el("p", { class: "meta", text: "Read-only, for support." }), lookup);
   if (!params[0]) return;
   const id = params[0];
   let user;
@@ -45,11 +57,11 @@ export async function render(root, params) {
     user = (await call("GET", `/v1/users/${seg(id)}`)).body;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) {
-      root.append(el("p", { class: "notice notice-info", id: "user-missing", text: `No user has the id ${id}.` }));
+      put(root, el("p", { class: "notice notice-info", id: "user-missing", text: `No user has the id ${id}.` }));
       return;
     }
     if (error instanceof ApiError && error.status === 403) {
-      root.append(el("p", { class: "notice notice-info", text: "Looking up users needs a key with the users:write scope." }));
+      put(root, el("p", { class: "notice notice-info", text: "Looking up users needs a key with the users:write scope." }));
       return;
     }
     throw error;
@@ -61,7 +73,7 @@ export async function render(root, params) {
   const quiet = user.quiet_hours
     ? `${user.quiet_hours.start}–${user.quiet_hours.end}${user.quiet_hours.days ? ` on ${user.quiet_hours.days.join(", ")}` : " every day"} in ${user.time_zone || "UTC (no zone set)"}`
     : "none";
-  root.append(
+  put(root, 
     el("h3", { text: `User ${user.id}` }),
     el(
       "dl",
@@ -100,7 +112,7 @@ export async function render(root, params) {
       ? table("Active mutes", ["Scope", "Key", "Until"], mutes.map((m) => [m.scope, m.key || "—", m.until ? utc(m.until) : "until removed"]), { class: "list", id: "user-mutes" })
       : el("p", { class: "empty", text: "No mute." }),
   );
-  root.append(whyForm(id));
+  put(root, whyForm(id));
 }
 
 /** "Why didn't they get this?": an event's decision for this user, looked up by the event's source and id. */
@@ -123,17 +135,17 @@ function whyForm(userId) {
       const mine = status.recipients.find((r) => r.user_id === userId);
       const facts = [`Event ${status.source}/${status.id}, category ${status.category}, accepted ${utc(status.accepted_at)}, ${status.status}.`];
       if (status.outcome) facts.push(`The event itself: ${status.outcome}.`);
-      answer.append(el("p", { class: "meta", text: facts.join(" ") }));
+      put(answer, el("p", { class: "meta", text: facts.join(" ") }));
       if (!mine) {
-        answer.append(el("p", { class: "notice notice-info", id: "why-result", text: status.status === "pending" ? "Not decided yet: the pipeline has not reached it." : `${userId} is not among its recipients.` }));
+        put(answer, el("p", { class: "notice notice-info", id: "why-result", text: status.status === "pending" ? "Not decided yet: the pipeline has not reached it." : `${userId} is not among its recipients.` }));
         return;
       }
-      answer.append(
+      put(answer, 
         el("p", { class: `verdict verdict-${mine.outcome}`, id: "why-result", text: explain(mine) }),
         table("The decision", ["Outcome", "Reason", "Detail", "Deliver at", "Deliveries"], [[mine.outcome, el("code", { text: mine.reason }), mine.detail || "—", mine.deliver_at ? utc(mine.deliver_at) : "—", String(mine.delivery_ids.length)]], { id: "why-table" }),
       );
     } catch (error) {
-      answer.append(el("p", { class: "notice notice-error", text: error instanceof ApiError && error.status === 404 ? "No event has this source and id." : describe(error) }));
+      put(answer, el("p", { class: "notice notice-error", text: error instanceof ApiError && error.status === 404 ? "No event has this source and id." : describe(error) }));
     }
   });
   return el("section", { class: "why" }, el("h3", { text: "Why didn't they get this?" }), form, answer);

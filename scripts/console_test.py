@@ -8,6 +8,7 @@ campaign, sees its waves and cancels it; looks up a user and sees why an event w
 saved as a PNG. Synchronisation is by WebDriverWait with deadlines only.
 """
 import argparse
+import base64
 import datetime
 import json
 import os
@@ -172,11 +173,14 @@ class Browser:
         self.text_in("#access", expect)
 
     def shot(self, name):
-        height = self.driver.execute_script("return Math.max(document.body.scrollHeight, 1000)")
-        self.driver.set_window_size(1400, min(height + 40, 4000))
+        """The whole page, beyond the window, through the DevTools protocol."""
+        size = self.driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+        shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {
+            "format": "png", "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 6000), "scale": 1}})
         path = os.path.join(self.artifacts, f"{name}.png")
-        self.driver.save_screenshot(path)
-        self.driver.set_window_size(1400, 1000)
+        with open(path, "wb") as file:
+            file.write(base64.b64decode(shot["data"]))
         self.shots.append(path)
 
     def console_errors(self):
@@ -279,12 +283,13 @@ def run(url, key, artifacts):
         Select(first.find("#category-filter")).select_by_value("")
         first.find(f"tr[data-category='{CATEGORY}']")
         first.shot("07-categories-restored")
-        first.go(f"#/history/{CATEGORY}")
-        first.find("#diff table")
+        first.go(f"#/history/{CATEGORY}/3")
         first.text_in("#history-list", "restore")
+        first.text_in("#diff table", "Direct messages", "the second session's rename in the diff of version 3")
         first.shot("08-history")
         first.go("#/stats/news")
         first.find("#stats-chart")
+        first.find("#stats-overview tr[data-category='news']", "news in the chart of every category")
         first.text_in("#stats-table", "100.0 %")
         first.shot("09-stats")
 
@@ -312,7 +317,7 @@ def run(url, key, artifacts):
         first.type("#why-source", "shop")
         first.type("#why-event", "promo-1")
         first.click("#why-lookup")
-        verdict = first.text_in("#why-result", "preference for this category is off")
+        verdict = first.text_in("#why-result", "their preference for this category is off: they set it so themselves")
         first.text_in("#why-table", "suppressed.preference")
         print(f"    why: {verdict!r}")
         first.shot("13-user-why")
