@@ -112,7 +112,38 @@ export async function render(root, params) {
       ? table("Active mutes", ["Scope", "Key", "Until"], mutes.map((m) => [m.scope, m.key || "—", m.until ? utc(m.until) : "until removed"]), { class: "list", id: "user-mutes" })
       : el("p", { class: "empty", text: "No mute." }),
   );
-  put(root, whyForm(id));
+  put(root, whyForm(id), simulateNow(id, preferences.map((p) => p.category)));
+}
+
+/** What each category would do for this user right now, through POST /v1/events:simulate (nothing is written). */
+function simulateNow(userId, categories) {
+  const answer = el("div", { id: "simulate-answer", "aria-live": "polite" });
+  const run = async () => {
+    clear(answer);
+    const at = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+    try {
+      const rows = await Promise.all(categories.map(async (category) => {
+        const event = { source: "console", id: `simulate-${category}`, category, occurred_at: at, recipients: [userId] };
+        const result = (await call("POST", "/v1/events:simulate", { body: event })).body;
+        const decision = result.recipients.find((r) => r.user_id === userId);
+        return {
+          attrs: { "data-simulated": category },
+          cells: [category, decision ? el("code", { text: decision.reason }) : "—", decision ? explain(decision) : "no decision"],
+        };
+      }));
+      put(answer, table(`If an event of each category arrived now (${utc(at)})`, ["Category", "Reason", "What would happen"], rows, { class: "list", id: "simulate-table" }));
+    } catch (error) {
+      put(answer, el("p", { class: "notice notice-error", text: describe(error) }));
+    }
+  };
+  return el(
+    "section",
+    { class: "why" },
+    el("h3", { text: "What would happen now, per category" }),
+    el("p", { class: "meta", text: "Decided on today's state with the real decision order; nothing is written or sent." }),
+    el("button", { type: "button", id: "simulate-run", onclick: run, text: "Simulate every category now" }),
+    answer,
+  );
 }
 
 /** "Why didn't they get this?": an event's decision for this user, looked up by the event's source and id. */

@@ -320,6 +320,9 @@ def run(url, key, artifacts):
         verdict = first.text_in("#why-result", "their preference for this category is off: they set it so themselves")
         first.text_in("#why-table", "suppressed.preference")
         print(f"    why: {verdict!r}")
+        first.click("#simulate-run")
+        first.text_in("#simulate-table tr[data-simulated='promo']", "suppressed.preference")
+        first.text_in("#simulate-table tr[data-simulated='news']", "")
         first.shot("13-user-why")
 
         step("+", "a key without categories:write is read-only")
