@@ -143,7 +143,8 @@ export async function render(root, params, session) {
       const answer = await call("PUT", `/v1/categories/${seg(category.id)}/templates/${seg(locale)}`, { body: draft(), etag });
       category = answer.body;
       etag = answer.etag;
-      Object.assign(stored, category.templates[locale] || draft());
+      const saved = category.templates[locale] || {};
+      for (const [name] of FIELDS) stored[name] = saved[name] ?? undefined;
       notice(status, `Saved ${locale}: version ${category.version}.`, "ok");
       await refresh();
     } catch (error) {
