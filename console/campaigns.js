@@ -28,10 +28,20 @@ function timeline(waves) {
   const span = Math.max(max - min, 1);
   const x = (t) => (max === min ? width / 2 : 40 + ((t - min) / span) * (width - 80));
   const drawing = svg("svg", {
-    viewBox: `0 0 ${width} 90`, width, height: 90, role: "img", class: "timeline", id: "campaign-timeline",
+    viewBox: `0 0 ${width} 116`, width, height: 116, role: "img", class: "timeline", id: "campaign-timeline",
     "aria-label": `Waves on a UTC timeline: ${waves.map((w) => `wave ${w.number} at ${utc(w.due_at)}`).join(", ")}`,
   });
   put(drawing, svg("line", { x1: 20, y1: 45, x2: width - 20, y2: 45, class: "axis" }));
+  // Hour ticks in UTC, at a step that keeps them to about a dozen.
+  const hour = 3600000;
+  const step = [1, 2, 3, 6, 12, 24].map((h) => h * hour).find((h) => span / h <= 12) || 48 * hour;
+  if (max > min) {
+    for (let t = Math.ceil(min / step) * step; t <= max; t += step) {
+      put(drawing,
+        svg("line", { x1: x(t), y1: 40, x2: x(t), y2: 50, class: "tick" }),
+        svg("text", { x: x(t), y: 108, "text-anchor": "middle", class: "tick-label", text: `${new Date(t).toISOString().slice(11, 16)}` }));
+    }
+  }
   waves.forEach((wave, index) => {
     const at = x(times[index]);
     put(drawing, 
@@ -47,7 +57,7 @@ function wavesTable(waves, live) {
   const headers = ["Wave", "Due (UTC)", "Zones, with their local time", "Recipients", "State"];
   if (live) headers.push("Enqueued", "Decided", "Delivered", "Not delivered");
   return table(
-    `${waves.length} waves`,
+    `${waves.length} ${waves.length === 1 ? "wave" : "waves"}`,
     headers,
     waves.map((wave) => {
       const cells = [
@@ -121,7 +131,7 @@ async function renderList(root) {
       const status = el("p", { class: "notice", role: "status", hidden: true });
       put(planBox, 
         el("h3", { text: "The plan (not scheduled yet)" }),
-        el("p", { id: "campaign-plan-summary", text: `${plan.planned} recipients in ${plan.waves.length} waves, ${body.local_time} local time on ${body.date}.` }),
+        el("p", { id: "campaign-plan-summary", text: `${plan.planned} recipients in ${plan.waves.length} ${plan.waves.length === 1 ? "wave" : "waves"}, ${body.local_time} local time on ${body.date}.` }),
         plan.unknown_zones.length ? el("p", { class: "notice notice-info", text: `Zones the tz data does not know, sent with the default zone: ${plan.unknown_zones.join(", ")}` }) : null,
         plan.waves.length ? timeline(plan.waves) : null,
         wavesTable(plan.waves, false),

@@ -24,7 +24,7 @@ chmod 755 "$work"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 key="hk_console_$(python3 -c 'import secrets; print(secrets.token_urlsafe(24))')"
 HERALD_DATA_DIR="$work/data" HERALD_HTTP_ADDR="127.0.0.1:$port" HERALD_ADMIN_KEY="$key" HERALD_SQL_DIR="$PWD/sql" \
-    HERALD_CONSOLE_DIR="$PWD/console" "$herald" serve >"$work/herald.out" 2>"$work/herald.log" &
+    HERALD_CONSOLE_DIR="$PWD/console" HERALD_CAMPAIGN_MIN_WAVE_SECONDS=0 "$herald" serve >"$work/herald.out" 2>"$work/herald.log" &
 pid=$!
 cleanup() {
     kill -TERM "$pid" 2>/dev/null || true
@@ -43,6 +43,7 @@ ready "$port" || { echo "herald never became ready"; tail -20 "$work/herald.log"
 artifacts=test-artifacts/console
 rm -rf "$artifacts"
 mkdir -p "$artifacts"
+# A campaign's wave runs at once (HERALD_CAMPAIGN_MIN_WAVE_SECONDS=0), so the console can follow one to its end.
 # Selenium Manager stays offline: the driver is Debian's chromedriver.
 if ! SE_OFFLINE=true .venv/bin/python scripts/console_test.py --url "http://127.0.0.1:$port" --key "$key" \
     --artifacts "$artifacts"; then
