@@ -7,6 +7,7 @@ packages=(
     python3 python3-venv jq
     nats-server libnats-dev python3-yaml
     gcc libc6-dev
+    chromium chromium-driver
 )
 
 missing=()

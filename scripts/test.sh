@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test: unit, PostgreSQL integration and end-to-end against the built binary, then the API
-# contract checks (OpenAPI validation and schemathesis against a running herald).
+# contract checks (OpenAPI validation and schemathesis against a running herald) and the web console in a browser.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
@@ -82,5 +82,8 @@ scripts/verify-deploy.sh "$bin/herald"
 
 echo "== API contract"
 scripts/test-api.sh "$bin/herald"
+
+echo "== console in a browser (headless Chromium, Selenium)"
+scripts/test-console.sh "$bin/herald"
 
 echo "== all tests passed in $(( $(date +%s) - started )) s"

@@ -11,6 +11,7 @@ enum APIRoutes {
         PipelineRoutes.register(on: &router, context: context)
         ClientRoutes.register(on: &router, context: context)
         CampaignsAPI.register(on: &router, context: context)
+        ConsoleRoutes.register(on: &router, files: context.console)
         return router
     }
 }

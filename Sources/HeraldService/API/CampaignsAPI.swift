@@ -17,6 +17,12 @@ enum CampaignsAPI {
                 CampaignView.full(campaign, waves: waves, outcomes: [:]), status: .created,
                 headers: HTTPHeaders([("Location", "/v1/campaigns/" + campaign.id)]))
         }
+        // The same plan as a create, shown before confirming it: nothing is stored and nothing will be sent.
+        router.post("/v1/campaigns:plan", auth: .scope(.campaignsWrite)) { request, _ in
+            let body = try CampaignRequest.parse(try EventBodyParser.body(of: request), zones: context.zones)
+            let (campaign, waves) = try create(body, context: context, database: database, store: false)
+            return HTTPResponse.json(CampaignView.full(campaign, waves: waves, outcomes: [:]))
+        }
         router.get("/v1/campaigns", auth: .scope(.campaignsWrite)) { request, _ in
             let (limit, after) = try paging(request)
             let (campaigns, waves) = try database { connection in
@@ -56,9 +62,9 @@ enum CampaignsAPI {
         }
     }
 
-    /// Counts the audience per zone, plans the waves and stores them, in one transaction.
+    /// Counts the audience per zone, plans the waves and stores them (unless `store` is false), in one transaction.
     static func create(
-        _ body: CampaignRequest, context: ServiceContext, database: Database
+        _ body: CampaignRequest, context: ServiceContext, database: Database, store: Bool = true
     ) throws -> (CampaignRecord, [CampaignWaveRecord]) {
         let now = context.clock()
         let id = body.id ?? "cmp_" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
@@ -90,7 +96,7 @@ enum CampaignsAPI {
                         sendsZoneless: wave.zones.contains(body.defaultTimeZone), planned: wave.recipients,
                         state: wave.state.rawValue, finishedAt: wave.state == .skipped ? now : nil)
                 }
-                guard try CampaignRepository.insert(campaign, waves: waves, on: connection) else {
+                guard try !store || CampaignRepository.insert(campaign, waves: waves, on: connection) else {
                     return .failure(HTTPError.conflict("A campaign with this id exists.", type: "campaign-exists"))
                 }
                 return .success((campaign, waves))

@@ -188,10 +188,13 @@ extension CategoriesAPI.Handlers {
 
     func renderPreview(_ request: HTTPRequest, id: String) throws -> HTTPResponse {
         let zones = preview.zones
-        let body = try request.decodeJSONValue()
+        let (body, draft) = PreviewDraft.split(try request.decodeJSONValue())
         let record = try store.find(id)
         let input = try PreviewRequest.read(body) { zones.zone($0) != nil }
-        return HTTPResponse.json(preview.render(record.category, request: input, now: clock()))
+        let category = try draft.map { draft throws(HTTPError) in
+            try PreviewDraft.apply(draft, to: record.category, validator: validator)
+        }
+        return HTTPResponse.json(preview.render(category ?? record.category, request: input, now: clock()))
     }
 
     func history(_ request: HTTPRequest, id: String) throws -> HTTPResponse {

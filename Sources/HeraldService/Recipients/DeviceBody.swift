@@ -16,13 +16,7 @@ struct DeviceBody: Decodable {
     /// A push token: a string, or for Web Push the subscription's endpoint and keys.
     enum TokenBody: Decodable {
         case text(String)
-        case webPush(endpoint: String, p256dh: String, auth: String)
-
-        struct Subscription: Decodable {
-            var endpoint: String
-            var p256dh: String
-            var auth: String
-        }
+        case webPush(WebPushSubscription)
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
@@ -32,8 +26,7 @@ struct DeviceBody: Decodable {
             }
             // An object that is not a subscription reports its own missing or mistyped member.
             if (try? decoder.container(keyedBy: AnyKey.self)) != nil {
-                let subscription = try Subscription(from: decoder)
-                self = .webPush(endpoint: subscription.endpoint, p256dh: subscription.p256dh, auth: subscription.auth)
+                self = .webPush(try WebPushSubscription(from: decoder))
                 return
             }
             throw DecodingError.typeMismatch(
@@ -107,15 +100,26 @@ struct DeviceBody: Decodable {
     ) -> (token: String, keys: Device.WebPushKeys?)? {
         switch (platform, token) {
         case (.webpush, .text):
-            errors.append(.init(pointer: prefix, message: "must be a Web Push subscription {endpoint, p256dh, auth}"))
+            errors.append(
+                .init(
+                    pointer: prefix,
+                    message: "must be a Web Push subscription: PushSubscription.toJSON() or {endpoint, p256dh, auth}"))
             return nil
-        case (.webpush, .webPush(let endpoint, let p256dh, let auth)):
-            let keyErrors = DeviceTokenShape.webPushKeyErrors(p256dh: p256dh, auth: auth)
-            errors.append(contentsOf: keyErrors.map { $0.under(prefix) })
-            guard case .valid(let canonical) = check(endpoint, platform: platform, prefix: prefix, errors: &errors),
-                keyErrors.isEmpty
+        case (.webpush, .webPush(let subscription)):
+            let keyErrors = DeviceTokenShape.webPushKeyErrors(p256dh: subscription.p256dh, auth: subscription.auth)
+            errors.append(contentsOf: keyErrors.map { $0.under(prefix + subscription.keysPointer) })
+            if !subscription.expirationTimeIsValid {
+                errors.append(
+                    .init(
+                        pointer: prefix + "/expirationTime", code: "invalid_type",
+                        message: "must be null or a number (milliseconds since the epoch)"))
+            }
+            guard
+                case .valid(let canonical) = check(
+                    subscription.endpoint, platform: platform, prefix: prefix, errors: &errors),
+                keyErrors.isEmpty, subscription.expirationTimeIsValid
             else { return nil }
-            return (canonical, Device.WebPushKeys(p256dh: p256dh, auth: auth))
+            return (canonical, Device.WebPushKeys(p256dh: subscription.p256dh, auth: subscription.auth))
         case (_, .webPush):
             errors.append(.init(pointer: prefix, message: "must be a string for platform \(platform.rawValue)"))
             return nil

@@ -38,7 +38,13 @@ enum ServeCommand {
             config: config, pool: pool, logger: logger, metrics: metrics, migrator: migrator,
             timeZoneData: timeZoneData, zones: ICUZoneDirectory(), authenticator: DatabaseAuthenticator(pool: pool),
             clock: { Date() },
-            clientTokens: ClientTokenSigner(keys: try ClientTokenKeyFile.keys(for: config)))
+            clientTokens: ClientTokenSigner(keys: try ClientTokenKeyFile.keys(for: config)),
+            console: ConsoleFiles.locate(environment: environment))
+        if let folder = context.console.folder {
+            logger.info("serving the console", ["console.folder": .string(folder.path)])
+        } else {
+            logger.warning("no console folder found; /console answers 404 (set HERALD_CONSOLE_DIR)")
+        }
         let background = backgroundServices(context: context, conninfo: database.conninfo)
         try background.start()
         // On an early exit (an HTTP server that does not start); at shutdown they stop after the servers, below.
@@ -95,7 +101,7 @@ enum ServeCommand {
             lines.append("admin key: \(secret)   (generated now, shown once, kept in \(path))")
         case .stored(let path): lines.append("admin key: kept in \(path)")
         }
-        lines.append("try: curl \(address)/ready")
+        lines.append("try: curl \(address)/ready   (the console: \(address)/console)")
         StandardOutput.write(lines.joined(separator: "\n") + "\n")
     }
 

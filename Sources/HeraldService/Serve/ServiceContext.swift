@@ -27,6 +27,8 @@ struct ServiceContext: Sendable {
     let clock: @Sendable () -> Date
     /// Mints and verifies client tokens; nil accepts none.
     var clientTokens: ClientTokenSigner? = nil
+    /// The web console's files, served at `/console`; without a folder every file is a 404.
+    var console = ConsoleFiles(folder: nil)
 
     /// What the dispatcher checks client tokens with.
     var clientTokenAuthentication: ClientTokenAuthentication? {

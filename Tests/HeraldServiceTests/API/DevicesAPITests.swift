@@ -98,6 +98,53 @@ struct DevicesAPITests {
         #expect(sandbox.json[string: "environment"] == "sandbox")
     }
 
+    @Test("A browser's PushSubscription.toJSON() registers as it is, expirationTime null or a number")
+    func browserSubscription() throws {
+        let service = try TestService.make()
+        defer { service.close() }
+        for (installation, expiration) in [("browser-1", "null"), ("browser-2", "1767225600000")] {
+            let response = service.send(
+                .put, "/v1/devices/\(installation)",
+                json: #"""
+                    {"user_id":"u1","platform":"webpush","app_id":"web",
+                     "token":{"endpoint":"https://push.example.net/s/\#(installation)","expirationTime":\#(expiration),
+                              "keys":{"p256dh":"\#(SampleTokens.p256dh)","auth":"\#(SampleTokens.auth)"}}}
+                    """#)
+            #expect(response.status == .created, "\(response.bodyText)")
+            #expect(response.json["token"]?[string: "endpoint"] == "https://push.example.net/s/\(installation)")
+            #expect(response.json["token"]?[string: "p256dh"] == SampleTokens.p256dh)
+            #expect(response.json["token"]?[string: "auth"] == SampleTokens.auth)
+        }
+    }
+
+    @Test(
+        "A malformed browser subscription is 422 naming the member under keys",
+        arguments: [
+            (#""keys":{"p256dh":"AAAA","auth":"\#(SampleTokens.auth)"}"#, "/token/keys/p256dh"),
+            (#""keys":{"p256dh":"\#(SampleTokens.p256dh)","auth":"short"}"#, "/token/keys/auth"),
+            (#""keys":{"p256dh":"\#(SampleTokens.p256dh)"}"#, "/token/keys/auth"),
+            (#""keys":"\#(SampleTokens.p256dh)""#, "/token/keys"),
+            (
+                #""expirationTime":"soon","keys":{"p256dh":"\#(SampleTokens.p256dh)","auth":"\#(SampleTokens.auth)"}"#,
+                "/token/expirationTime"
+            ),
+        ])
+    func browserSubscriptionValidation(members: String, pointer: String) throws {
+        let service = try TestService.make()
+        defer { service.close() }
+        let response = service.send(
+            .put, "/v1/devices/d1",
+            json:
+                #"{"user_id":"u1","platform":"webpush","app_id":"w","token":{"endpoint":"https://push.example.net/x",\#(members)}}"#
+        )
+        #expect(response.status == .unprocessableContent, "\(members)")
+        let pointers =
+            response.json[array: "errors"].compactMap { $0[string: "pointer"] }
+            + [response.json[string: "pointer"]]
+            .compactMap { $0 }
+        #expect(pointers.contains(pointer), "\(members): \(response.bodyText)")
+    }
+
     @Test(
         "Malformed registrations are 422 naming the member",
         arguments: [

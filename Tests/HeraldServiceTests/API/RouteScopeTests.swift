@@ -73,7 +73,8 @@ struct RouteScopeTests {
         }
         #expect(
             Set(routes.map { "\($0.method.rawValue) \($0.pattern.template)" }) == [
-                "POST /v1/campaigns", "GET /v1/campaigns", "GET /v1/campaigns/{id}", "POST /v1/campaigns/{id}/cancel",
+                "POST /v1/campaigns", "POST /v1/campaigns:plan", "GET /v1/campaigns", "GET /v1/campaigns/{id}",
+                "POST /v1/campaigns/{id}/cancel",
             ])
         for route in routes {
             guard case .scope(let scope) = route.auth else {

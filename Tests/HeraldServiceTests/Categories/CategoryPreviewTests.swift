@@ -231,4 +231,28 @@ struct CategoryPreviewTests {
         #expect(id.utf8.count <= 64)
         #expect(second.at("payload", "headers", "apns-collapse-id")?.stringValue == id)
     }
+
+    @Test("Unsaved templates preview as typed, with ICU errors at their offset, and nothing is stored")
+    func draftTemplates() throws {
+        let service = try TestService.make(clock: { Self.now })
+        defer { service.close() }
+        service.createChat()
+        let plural = "{count, plural, one {# wiadomość} few {# wiadomości} many {# wiadomości} other {# wiadomości}}"
+        let good = Self.preview(
+            service,
+            #"{"locale":"pl","count":5,"actors":["Asha"],"templates":{"pl":{"title":"Nowe","body":"\#(plural)","#
+                + #""digest_title":"Nowe","digest_body":"\#(plural)"}}}"#)
+        #expect(good.status == .ok, "\(good.bodyText)")
+        #expect(good.json["body"]?.stringValue == "5 wiadomości")
+        let broken = Self.preview(
+            service, #"{"locale":"pl","templates":{"pl":{"title":"Nowe","body":"{count, plural, one {# x}"}}}"#)
+        #expect(broken.status == .unprocessableContent)
+        let error = try #require(broken.json[array: "errors"].first)
+        #expect(error[string: "pointer"] == "/templates/pl/body")
+        #expect(error["offset"]?.intValue != nil)
+        #expect(Self.preview(service, #"{"templates":["pl"]}"#).status == .unprocessableContent)
+        let stored = service.send(.get, "/v1/categories/chat.message")
+        #expect(stored.json["version"]?.intValue == 1)
+        #expect(stored.json.at("templates", "pl", "title")?.stringValue != "Nowe")
+    }
 }

@@ -1,0 +1,385 @@
+#!/usr/bin/env python3
+"""The web console in headless Chromium, through the product manager's flow, against a running herald.
+
+Seeds what it needs through the public API, then: opens the console and pastes a key; creates a category, types a
+broken template and sees the error at its offset, fixes it; previews Polish with count 5; saves; edits the same
+category in a second browser session and sees the conflict in the first; archives and restores it; plans a
+campaign, sees its waves and cancels it; looks up a user and sees why an event was not delivered. Every screen is
+saved as a PNG. Synchronisation is by WebDriverWait with deadlines only.
+"""
+import argparse
+import base64
+import datetime
+import json
+import os
+import sys
+import time
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+P256DH = "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM"
+AUTH = "tBHItJI5svbpez7KI4CCXg"
+PLURAL_PL = "{count, plural, one {# wiadomość} few {# wiadomości} many {# wiadomości} other {# wiadomości}}"
+BROKEN_PL = "Masz {count, plural, one {# wiadomość} few {# wiadomości}"
+CATEGORY = "chat.pm"
+DEADLINE = 15
+
+
+class Failure(Exception):
+    pass
+
+
+class Api:
+    def __init__(self, url, key):
+        self.url, self.key = url, key
+
+    def call(self, method, path, body=None, key=None, expect=(200, 201, 202, 204)):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(f"{self.url}{path}", data=data, method=method, headers={
+            "Authorization": f"Bearer {key or self.key}", "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                status, text, headers = response.status, response.read().decode(), response.headers
+        except urllib.error.HTTPError as error:
+            status, text, headers = error.code, error.read().decode(), error.headers
+        if status not in expect:
+            raise Failure(f"seeding: {method} {path} answered {status}: {text}")
+        return json.loads(text) if text else None, headers
+
+    def eventually(self, what, probe, deadline=DEADLINE):
+        """Polls the API until `probe` returns a value: the pipeline decides asynchronously."""
+        end = time.monotonic() + deadline
+        while time.monotonic() < end:
+            value = probe()
+            if value:
+                return value
+            time.sleep(0.2)
+        raise Failure(f"seeding: {what} did not happen within {deadline} s")
+
+
+def seed(api):
+    """A category Ana turned off, her devices (one in the browser's PushSubscription form), an event she did not
+    get, users in three zones for a campaign, and receipts for the stats chart."""
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    api.call("POST", "/v1/categories", {"id": "promo", "name": "Promotions", "templates": {
+        "en": {"title": "Offer", "body": "{text}"}}})
+    api.call("POST", "/v1/categories", {"id": "news", "name": "News", "templates": {
+        "en": {"title": "News", "body": "{text}"}}})
+    for user, zone, locale in [("ana", "Europe/Warsaw", "pl"), ("raj", "Asia/Kolkata", "en"),
+                               ("sam", "America/New_York", "en")]:
+        api.call("PUT", f"/v1/users/{user}", {"locale": locale, "time_zone": zone,
+                                              "quiet_hours": {"start": "22:00", "end": "07:00"}})
+    api.call("PUT", "/v1/devices/ana-iphone", {"user_id": "ana", "platform": "apns", "token": "ab" * 32,
+                                               "app_id": "com.example.chat"})
+    # Exactly what PushSubscription.toJSON() gives in a browser.
+    api.call("PUT", "/v1/devices/ana-browser", {"user_id": "ana", "platform": "webpush", "app_id": "web", "token": {
+        "endpoint": "https://push.example.net/s/ana", "expirationTime": None, "keys": {"p256dh": P256DH, "auth": AUTH}}})
+    api.call("PUT", "/v1/devices/ana-old-phone", {"user_id": "ana", "platform": "apns", "token": "cd" * 32,
+                                                  "app_id": "com.example.chat"})
+    # The push service said the old phone's token is gone, after it registered.
+    api.call("POST", "/v1/feedback", {"installation_id": "ana-old-phone", "reason": "Unregistered",
+                                      "at": int(time.time() * 1000)})
+    api.call("PUT", "/v1/users/ana/preferences/promo", {"setting": "off"})
+    api.call("PUT", "/v1/devices/raj-phone", {"user_id": "raj", "platform": "apns", "token": "ef" * 32,
+                                              "app_id": "com.example.chat"})
+    api.call("POST", "/v1/events", {"source": "shop", "id": "promo-1", "category": "promo", "occurred_at": now,
+                                    "recipients": ["ana"], "data": {"text": "Winter sale"}})
+    api.call("POST", "/v1/events", {"source": "newsroom", "id": "n-1", "category": "news", "occurred_at": now,
+                                    "recipients": ["raj"], "data": {"text": "Hello"}})
+    api.eventually("the promo event's decision", lambda: api.call("GET", "/v1/events/shop/promo-1")[0]["status"] == "decided")
+    api.eventually("the news event's decision", lambda: api.call("GET", "/v1/events/newsroom/n-1")[0]["status"] == "decided")
+    token = api.call("POST", "/v1/users/raj/client-tokens", {"ttl_seconds": 600})[0]["token"]
+    feed = api.call("GET", "/v1/me/feed", key=token)[0]
+    if not feed["items"]:
+        raise Failure("seeding: raj's feed is empty, so no receipt can be reported")
+    nid = feed["items"][0]["notification_id"]
+    api.call("POST", "/v1/me/receipts", {"receipts": [
+        {"notification_id": nid, "device": "raj-phone", "event": "displayed", "at": now},
+        {"notification_id": nid, "device": "raj-phone", "event": "opened", "at": now}]}, key=token)
+    viewer = api.call("POST", "/v1/api-keys", {"name": "support viewer", "scopes": ["events:write"]})[0]
+    return viewer["secret"]
+
+
+def check_headers(url):
+    with urllib.request.urlopen(f"{url}/console", timeout=5) as response:
+        headers = response.headers
+    policy = headers.get("Content-Security-Policy", "")
+    for part in ["default-src 'none'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'"]:
+        if part not in policy:
+            raise Failure(f"/console: Content-Security-Policy lacks {part!r}: {policy!r}")
+    if headers.get("X-Content-Type-Options") != "nosniff":
+        raise Failure("/console: X-Content-Type-Options is not nosniff")
+    try:
+        urllib.request.urlopen(f"{url}/console/..%2Fsql%2F0001_initial.sql", timeout=5)
+        raise Failure("/console served a path outside its folder")
+    except urllib.error.HTTPError as error:
+        if error.code != 404:
+            raise Failure(f"/console traversal answered {error.code}, not 404")
+
+
+class Browser:
+    def __init__(self, url, artifacts, name):
+        options = webdriver.ChromeOptions()
+        options.binary_location = "/usr/bin/chromium"
+        for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000",
+                     "--disable-gpu", "--lang=en-US"]:
+            options.add_argument(flag)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        self.url, self.artifacts, self.name = url, artifacts, name
+        self.shots = []
+
+    def wait(self, what, condition, deadline=DEADLINE):
+        try:
+            return WebDriverWait(self.driver, deadline).until(condition)
+        except TimeoutException:
+            self.shot(f"failure-{self.name}")
+            raise Failure(f"[{self.name}] timed out after {deadline} s waiting for: {what}")
+
+    def find(self, css, what=None):
+        return self.wait(what or f"{css} to be visible", EC.visibility_of_element_located((By.CSS_SELECTOR, css)))
+
+    def text_in(self, css, text, what=None, deadline=DEADLINE):
+        self.wait(what or f"{css} to contain {text!r}",
+                  EC.text_to_be_present_in_element((By.CSS_SELECTOR, css), text), deadline)
+        return self.driver.find_element(By.CSS_SELECTOR, css).text
+
+    def click(self, css):
+        self.wait(f"{css} to be clickable", EC.element_to_be_clickable((By.CSS_SELECTOR, css))).click()
+
+    def type(self, css, text):
+        element = self.find(css)
+        element.send_keys(Keys.CONTROL, "a")
+        element.send_keys(Keys.DELETE)
+        element.send_keys(text)
+        return element
+
+    def set_value(self, css, value):
+        """For date and time inputs, whose typing follows the browser's locale."""
+        self.driver.execute_script("arguments[0].value = arguments[1]", self.find(css), value)
+
+    def open(self, route=""):
+        self.driver.get(f"{self.url}/console{route}")
+
+    def go(self, route):
+        self.driver.execute_script("location.hash = arguments[0]", route)
+
+    def paste_key(self, key, expect):
+        self.open()
+        self.type("#key-input", key).send_keys(Keys.ENTER)
+        self.text_in("#access", expect)
+
+    def shot(self, name):
+        """The whole page, beyond the window, through the DevTools protocol."""
+        size = self.driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+        shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {
+            "format": "png", "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 6000), "scale": 1}})
+        path = os.path.join(self.artifacts, f"{name}.png")
+        with open(path, "wb") as file:
+            file.write(base64.b64decode(shot["data"]))
+        self.shots.append(path)
+
+    def console_errors(self):
+        return [e["message"] for e in self.driver.get_log("browser") if e["level"] == "SEVERE"
+                and "favicon" not in e["message"] and "the server responded with a status of" not in e["message"]]
+
+    def quit(self):
+        self.driver.quit()
+
+
+def step(number, title):
+    print(f"  step {number}: {title}", flush=True)
+
+
+def run(url, key, artifacts):
+    api = Api(url, key)
+    viewer_key = seed(api)
+    check_headers(url)
+    first = Browser(url, artifacts, "first")
+    second = None
+    try:
+        step(1, "open the console and paste a key")
+        first.paste_key(key, "Key accepted: you can edit categories")
+        first.find("#category-results table")
+        first.shot("01-categories")
+
+        step(2, "create a category, type a broken template, see the error at its offset, fix it")
+        first.click("#category-new")
+        first.type("#cat-id", CATEGORY)
+        first.type("#cat-name", "Private messages")
+        first.type("#cat-first-body", "{count, plural, one {# new message} other {# new messages}}")
+        first.type("#cat-ttl_seconds", "0")
+        first.click("#category-save")
+        error = first.text_in("#cat-ttl_seconds-error", "", "the ttl_seconds error beside its field")
+        if not first.driver.find_element(By.CSS_SELECTOR, "#cat-ttl_seconds-error").is_displayed():
+            raise Failure("the problem's pointer /ttl_seconds was not shown beside the field")
+        first.shot("02-category-field-error")
+        first.type("#cat-ttl_seconds", "3600")
+        first.click("#category-save")
+        first.find("#template-panel")
+        first.type("#new-locale", "pl").send_keys(Keys.ENTER)
+        first.text_in("#tab-pl", "pl")
+        first.type("#tpl-title", "{actor}")
+        first.type("#tpl-body", BROKEN_PL)
+        first.type("#tpl-digest_title", "{first_actor}")
+        first.type("#tpl-digest_body", BROKEN_PL)
+        message = first.text_in("#tpl-body-error", "at character", "the ICU error with its offset beside the body")
+        mark = first.find("#tpl-body-mark mark.icu-error", "the error's offset marked in the body")
+        first.find("#preview-refused")
+        print(f"    ICU error shown: {message!r}, marked at {mark.text!r}")
+        first.shot("03-template-icu-error")
+        first.type("#tpl-body", PLURAL_PL)
+        first.type("#tpl-digest_body", PLURAL_PL)
+        first.text_in("#preview-meta, #preview-output", "unsaved", "the preview of the fixed, unsaved text")
+
+        step(3, "preview in pl with count 5 and see '5 wiadomości'")
+        first.type("#preview-locale", "pl")
+        first.click("button[data-count='5']")
+        body = first.text_in("#preview-body", "5 wiadomości")
+        first.find("#plural-table tr[data-plural='few']", "the plural categories of Polish")
+        first.text_in("#preview-bytes", "bytes")
+        print(f"    preview body: {body!r}")
+        first.shot("04-template-preview-pl-5")
+        first.driver.find_element(By.CSS_SELECTOR, "#preview-platform")
+        Select(first.driver.find_element(By.CSS_SELECTOR, "#preview-platform")).select_by_value("webpush")
+        first.text_in("#preview-output h4", "WEBPUSH")
+        first.shot("05-template-preview-webpush")
+
+        step(4, "save")
+        first.click("#template-save")
+        first.text_in("#template-status", "Saved pl")
+
+        step(5, "edit in a second session, save there, save in the first and see the conflict")
+        first.go(f"#/categories/{CATEGORY}")
+        first.find("#cat-description")
+        second = Browser(url, artifacts, "second")
+        second.paste_key(key, "Key accepted")
+        second.go(f"#/categories/{CATEGORY}")
+        second.type("#cat-name", "Direct messages")
+        second.click("#category-save")
+        second.text_in("#form-status", "Saved: version")
+        first.type("#cat-description", "One person writes to another.")
+        first.click("#category-save")
+        first.text_in("#conflict", "Changed by someone else since you opened it")
+        versions = first.text_in("#conflict-versions", "it is now version")
+        if "412" in first.driver.find_element(By.CSS_SELECTOR, "main").text:
+            raise Failure("the conflict was shown as a raw 412")
+        print(f"    conflict: {versions!r}")
+        first.shot("06-category-conflict")
+        first.click("#conflict-reload")
+        first.wait("their name in the form", lambda d: d.find_element(By.CSS_SELECTOR, "#cat-name").get_attribute("value") == "Direct messages")
+
+        step(6, "archive the category and restore it")
+        first.go("#/categories")
+        first.click(f"tr[data-category='{CATEGORY}'] button[data-action='archive']")
+        first.text_in("#screen .notice", "archived")
+        Select(first.find("#category-filter")).select_by_value("true")
+        first.click(f"tr[data-category='{CATEGORY}'] button[data-action='restore']")
+        first.text_in("#screen .notice", "restored")
+        Select(first.find("#category-filter")).select_by_value("")
+        first.find(f"tr[data-category='{CATEGORY}']")
+        first.shot("07-categories-restored")
+        first.go(f"#/history/{CATEGORY}/3")
+        first.text_in("#history-list", "restore")
+        first.text_in("#diff table", "Direct messages", "the second session's rename in the diff of version 3")
+        first.shot("08-history")
+        first.go("#/stats/news")
+        first.find("#stats-chart")
+        first.find("#stats-overview tr[data-category='news']", "news in the chart of every category")
+        first.text_in("#stats-table", "100.0 %")
+        first.shot("09-stats")
+
+        step(7, "plan a campaign, see its waves, then cancel it")
+        first.go("#/campaigns")
+        Select(first.find("#cmp-category")).select_by_value("news")
+        first.type("#cmp-id", "winter-news")
+        first.click("#campaign-plan-button")
+        first.text_in("#campaign-plan-summary", "3 recipients in 3 waves")
+        first.find("#campaign-timeline")
+        first.text_in("#campaign-waves", "Asia/Kolkata")
+        first.shot("10-campaign-plan")
+        first.click("#campaign-confirm")
+        first.text_in("#campaign-state", "scheduled")
+        first.shot("11-campaign-scheduled")
+        first.click("#campaign-cancel")
+        first.text_in("#campaign-state", "canceled")
+        first.shot("12-campaign-canceled")
+        # One that runs: yesterday's 00:00 has passed in every zone, and send_now sends them all in one wave now.
+        yesterday = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(days=1)).strftime("%Y-%m-%d")
+        first.go("#/campaigns")
+        Select(first.find("#cmp-category")).select_by_value("news")
+        first.type("#cmp-id", "news-now")
+        first.set_value("#cmp-date", yesterday)
+        first.set_value("#cmp-time", "00:00")
+        Select(first.find("#cmp-late")).select_by_value("send_now")
+        first.click("#campaign-plan-button")
+        first.text_in("#campaign-plan-summary", "3 recipients in 1 wave,")
+        first.click("#campaign-confirm")
+        first.text_in("#campaign-decided", "3 of 3", deadline=60)
+        first.text_in("#campaign-state", "completed", deadline=30)
+        first.shot("12b-campaign-followed")
+
+        step(8, "look up a user and see why an event was not delivered")
+        first.go("#/users/ana")
+        first.text_in("#user-devices", "ana-browser")
+        first.text_in("#user-devices", "inactive")
+        first.text_in("#user-preferences", "user")
+        first.type("#why-source", "shop")
+        first.type("#why-event", "promo-1")
+        first.click("#why-lookup")
+        verdict = first.text_in("#why-result", "their preference for this category is off: they set it so themselves")
+        first.text_in("#why-table", "suppressed.preference")
+        print(f"    why: {verdict!r}")
+        first.click("#simulate-run")
+        first.text_in("#simulate-table tr[data-simulated='promo']", "suppressed.preference")
+        first.text_in("#simulate-table tr[data-simulated='news']", "")
+        first.shot("13-user-why")
+
+        step("+", "a key without categories:write is read-only")
+        second.driver.execute_script("sessionStorage.clear()")
+        second.paste_key(viewer_key, "read-only")
+        second.go(f"#/categories/{CATEGORY}")
+        save = second.find("#category-save")
+        if save.is_enabled() or second.driver.find_elements(By.CSS_SELECTOR, "#category-archive"):
+            raise Failure("a read-only key can still save or archive")
+        second.shot("14-read-only")
+
+        for browser in [first, second]:
+            errors = browser.console_errors()
+            if errors:
+                raise Failure(f"[{browser.name}] the browser console reported errors: {errors}")
+    finally:
+        first.quit()
+        if second:
+            second.quit()
+    return first.shots + (second.shots if second else [])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--key", required=True)
+    parser.add_argument("--artifacts", required=True)
+    args = parser.parse_args()
+    try:
+        shots = run(args.url, args.key, args.artifacts)
+    except Failure as failure:
+        print(f"console test FAILED: {failure}", file=sys.stderr)
+        return 1
+    print(f"console test passed: {len(shots)} screenshots")
+    for path in shots:
+        print(f"  {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
