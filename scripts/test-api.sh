@@ -10,31 +10,9 @@ if [[ ! -x .venv/bin/schemathesis ]]; then
 fi
 .venv/bin/openapi-spec-validator openapi.yaml
 
-ready() {
-    python3 -c 'import sys, urllib.request; urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/ready", timeout=2)' \
-        "$1" >/dev/null 2>&1
-}
-
-work=$(mktemp -d)
-chmod 755 "$work"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-key="hk_contract_$(python3 -c 'import secrets; print(secrets.token_urlsafe(24))')"
-HERALD_DATA_DIR="$work/data" HERALD_HTTP_ADDR="127.0.0.1:$port" HERALD_ADMIN_KEY="$key" HERALD_SQL_DIR="$PWD/sql" \
-    "$herald" serve >"$work/herald.out" 2>"$work/herald.log" &
-pid=$!
-cleanup() {
-    kill -TERM "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-for _ in $(seq 1 300); do
-    if ready "$port"; then break; fi
-    kill -0 "$pid" 2>/dev/null || { echo "herald exited early"; tail -20 "$work/herald.log"; exit 1; }
-    sleep 0.2
-done
-ready "$port" || { echo "herald never became ready"; tail -20 "$work/herald.log"; exit 1; }
+# shellcheck source=serve-herald.sh
+source scripts/serve-herald.sh
+start_herald "$herald" hk_contract
 
 # A category and a few users in different zones, so the documented campaign example plans real waves.
 python3 - "$port" "$key" <<'PY'

@@ -14,31 +14,9 @@ if ! .venv/bin/python -c 'import selenium' 2>/dev/null; then
     .venv/bin/pip install -q --disable-pip-version-check -r scripts/requirements-console.txt
 fi
 
-ready() {
-    python3 -c 'import sys, urllib.request; urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/ready", timeout=2)' \
-        "$1" >/dev/null 2>&1
-}
-
-work=$(mktemp -d)
-chmod 755 "$work"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-key="hk_console_$(python3 -c 'import secrets; print(secrets.token_urlsafe(24))')"
-HERALD_DATA_DIR="$work/data" HERALD_HTTP_ADDR="127.0.0.1:$port" HERALD_ADMIN_KEY="$key" HERALD_SQL_DIR="$PWD/sql" \
-    HERALD_CONSOLE_DIR="$PWD/console" HERALD_CAMPAIGN_MIN_WAVE_SECONDS=0 "$herald" serve >"$work/herald.out" 2>"$work/herald.log" &
-pid=$!
-cleanup() {
-    kill -TERM "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-for _ in $(seq 1 300); do
-    if ready "$port"; then break; fi
-    kill -0 "$pid" 2>/dev/null || { echo "herald exited early"; tail -20 "$work/herald.log"; exit 1; }
-    sleep 0.2
-done
-ready "$port" || { echo "herald never became ready"; tail -20 "$work/herald.log"; exit 1; }
+# shellcheck source=serve-herald.sh
+source scripts/serve-herald.sh
+start_herald "$herald" hk_console HERALD_CONSOLE_DIR="$PWD/console" HERALD_CAMPAIGN_MIN_WAVE_SECONDS=0
 
 artifacts=test-artifacts/console
 rm -rf "$artifacts"
