@@ -15,6 +15,15 @@ public struct FieldError: Sendable, Hashable, Codable, CustomStringConvertible {
         case pointer, code, message = "detail", offset
     }
 
+    /// The error as a JSON tree, with the members its `Codable` form has: `pointer`, `detail`, and `code` and
+    /// `offset` when known.
+    public var json: JSONValue {
+        var members: [String: JSONValue] = ["pointer": .string(pointer), "detail": .string(message)]
+        if let code { members["code"] = .string(code) }
+        if let offset { members["offset"] = .int(offset) }
+        return .object(members)
+    }
+
     /// Creates a field error.
     public init(pointer: String, code: String? = nil, message: String, offset: Int? = nil) {
         self.pointer = pointer

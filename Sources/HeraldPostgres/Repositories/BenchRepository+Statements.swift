@@ -3,17 +3,27 @@ import Foundation
 /// One statement's figures from `pg_stat_statements`.
 public struct BenchStatementFigures: Sendable {
     public var calls: Int
+    /// Execution time, planning not included.
     public var totalMilliseconds: Double
     public var meanMilliseconds: Double
+    /// Planning time: every custom plan, and the generic plan once per session.
+    public var planMilliseconds: Double
+    /// How often the statement was planned.
+    public var plans: Int
     public var rows: Int
     /// The normalized statement, whitespace collapsed, cut to its first 100 characters.
     public var text: String
 
     /// One statement's figures.
-    public init(calls: Int, totalMilliseconds: Double, meanMilliseconds: Double, rows: Int, text: String) {
+    public init(
+        calls: Int, totalMilliseconds: Double, meanMilliseconds: Double, planMilliseconds: Double, plans: Int,
+        rows: Int, text: String
+    ) {
         self.calls = calls
         self.totalMilliseconds = totalMilliseconds
         self.meanMilliseconds = meanMilliseconds
+        self.planMilliseconds = planMilliseconds
+        self.plans = plans
         self.rows = rows
         self.text = text
     }
@@ -29,11 +39,12 @@ extension BenchRepository {
     static let topStatements = Query(
         name: "bench_top_statements",
         sql: """
-            SELECT calls, total_exec_time, mean_exec_time, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 100)
+            SELECT calls, total_exec_time, mean_exec_time, total_plan_time, plans, rows,
+                   left(regexp_replace(query, '\\s+', ' ', 'g'), 100)
             FROM pg_stat_statements
             WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
               AND query NOT LIKE '%pg_stat_statements%'
-            ORDER BY total_exec_time DESC
+            ORDER BY total_exec_time + total_plan_time DESC
             LIMIT $1
             """)
     static let retireSource = Query(
@@ -53,12 +64,12 @@ extension BenchRepository {
         _ = try connection.query(resetStatementStatistics)
     }
 
-    /// The `limit` statements of this database that took the most execution time since the last reset.
+    /// The `limit` statements of this database that took the most execution and planning time since the last reset.
     public static func topStatements(limit: Int, on connection: PostgresConnection) throws -> [BenchStatementFigures] {
         try connection.query(topStatements, [limit]).map {
             BenchStatementFigures(
                 calls: try $0.int(0), totalMilliseconds: try $0.double(1), meanMilliseconds: try $0.double(2),
-                rows: try $0.int(3), text: try $0.string(4))
+                planMilliseconds: try $0.double(3), plans: try $0.int(4), rows: try $0.int(5), text: try $0.string(6))
         }
     }
 

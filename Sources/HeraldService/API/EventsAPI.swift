@@ -88,8 +88,8 @@ enum EventsAPI {
 
     static func batchResponse(_ results: [IngestResult], events: [(Tree, String)]) throws -> HTTPResponse {
         let summary = BatchResult(results: results)
-        if summary.accepted > 0 { return try HTTPResponse.json(summary, status: .accepted) }
-        if summary.duplicates > 0 { return try HTTPResponse.json(summary, status: .ok) }
+        if summary.accepted > 0 { return HTTPResponse.json(summary.json, status: .accepted) }
+        if summary.duplicates > 0 { return HTTPResponse.json(summary.json, status: .ok) }
         var errors: [FieldError] = []
         for (result, (_, prefix)) in zip(results, events) {
             errors += result.result.problems.map { $0.under(prefix) }

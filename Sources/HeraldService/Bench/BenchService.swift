@@ -38,6 +38,7 @@ final class BenchService: Sendable {
         let options = EmbeddedPostgres.Options(settings: [
             "shared_preload_libraries": "pg_stat_statements",
             "pg_stat_statements.track": tracksStatements ? "top" : "none",
+            "pg_stat_statements.track_planning": tracksStatements ? "on" : "off",
         ])
         let database = try DatabaseSetup.start(config, embeddedOptions: options)
         embedded = database.embedded

@@ -2,7 +2,7 @@ import Foundation
 import HeraldPostgres
 import HeraldSupport
 
-/// `--explain-top N`: the statements that took the most PostgreSQL execution time in a phase, from
+/// `--explain-top N`: the statements that took the most PostgreSQL execution and planning time in a phase, from
 /// `pg_stat_statements` (reset before the phase, read after it).
 enum BenchStatements {
     /// Forgets the figures so far; does nothing unless the service tracks statements.
@@ -18,7 +18,8 @@ enum BenchStatements {
         StandardOutput.write(text(top, phase: phase))
         return top.map {
             [
-                "calls": $0.calls, "total_ms": $0.totalMilliseconds, "mean_ms": $0.meanMilliseconds, "rows": $0.rows,
+                "calls": $0.calls, "total_ms": $0.totalMilliseconds, "mean_ms": $0.meanMilliseconds,
+                "plan_ms": $0.planMilliseconds, "plans": $0.plans, "rows": $0.rows,
                 "statement": $0.text,
             ]
         }
@@ -29,11 +30,11 @@ enum BenchStatements {
         let rows = top.map {
             [
                 String($0.calls), BenchTable.format($0.totalMilliseconds),
-                BenchTable.format($0.meanMilliseconds, decimals: 3),
-                String($0.rows),
+                BenchTable.format($0.meanMilliseconds, decimals: 3), BenchTable.format($0.planMilliseconds),
+                String($0.plans), String($0.rows),
             ]
         }
-        let header = ["calls", "total ms", "mean ms", "rows"]
+        let header = ["calls", "total ms", "mean ms", "plan ms", "plans", "rows"]
         let widths = (0..<header.count).map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         let line = { (cells: [String], statement: String) in
             zip(cells, widths).map { String(repeating: " ", count: $1 - $0.count) + $0 }.joined(separator: "  ")

@@ -58,6 +58,8 @@ struct BatchProcessor: Sendable {
 
         report.events = work.count
         report.eventsDone = work.filter(\.progress.done).count
+        // An event with subscribers left, or one the recipient budget left out, waits for the next batch.
+        report.full = report.full || report.eventsDone < claims.count
         report.timers = snapshot.dueTimers.count
         report.outcomes = output.outcomeCounts
         report.undecodable = work.filter { $0.event == nil }.map(\.claim)

@@ -5,7 +5,8 @@ struct BatchReport: Sendable {
     var events: Int = 0
     var eventsDone: Int = 0
     var timers: Int = 0
-    /// Whether the claim came back full (more work is probably waiting).
+    /// Whether more work is waiting: the claim came back full, or an event of it has recipients left for another
+    /// batch (topic subscribers past this page, or recipients past the batch's budget).
     var full = false
     var outcomes: [String: Int] = [:]
     var queued: [String: Int] = [:]

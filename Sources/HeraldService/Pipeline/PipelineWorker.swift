@@ -4,7 +4,8 @@ import HeraldObservability
 import HeraldPostgres
 
 /// One worker: on its own thread, claims and decides batches until the queue is empty, then sleeps until a
-/// NOTIFY (or the slow poll that catches timers and anything a lost notification missed).
+/// NOTIFY that no other worker's claim has covered (or the slow poll that catches timers and anything a lost
+/// notification missed).
 struct PipelineWorker: Sendable {
     let index: Int
     let pool: PostgresPool
@@ -25,7 +26,6 @@ struct PipelineWorker: Sendable {
         var lastMaintenance = ContinuousClock.now - .seconds(60)
         var lastGauges = lastMaintenance
         while loop.isRunning {
-            let seen = loop.generation
             if maintains, ContinuousClock.now - lastMaintenance >= .seconds(2) {
                 lastMaintenance = ContinuousClock.now
                 let gauges = ContinuousClock.now - lastGauges >= Self.gaugeInterval
@@ -33,8 +33,11 @@ struct PipelineWorker: Sendable {
                 maintain(refreshingGauges: gauges)
             }
             do {
-                let report = try pool.withConnectionBlocking { [processor, categories, clock] connection in
-                    try processor.run(on: PostgresDecisionStore(connection, categoryCache: categories), now: clock())
+                let report = try pool.withConnectionBlocking { [processor, categories, clock, loop] connection in
+                    // After the connection is ours, right before the claim: what was notified until now, it sees.
+                    loop.beginClaim()
+                    return try processor.run(
+                        on: PostgresDecisionStore(connection, categoryCache: categories), now: clock())
                 }
                 metrics.record(report)
                 for claim in report.undecodable {
@@ -48,7 +51,7 @@ struct PipelineWorker: Sendable {
                 failures = 0
                 if report.full {
                     // More is waiting: recruit an idle worker, then take the next batch.
-                    loop.notifyOne()
+                    loop.recruit()
                     continue
                 }
             } catch {
@@ -67,7 +70,7 @@ struct PipelineWorker: Sendable {
                 loop.pause(.milliseconds(min(2_000, 25 << min(failures, 7))))
                 continue
             }
-            loop.wait(since: seen, timeout: pollInterval)
+            loop.waitForWork(timeout: pollInterval)
         }
     }
 

@@ -9,6 +9,10 @@ import Synchronization
 ///
 /// Its wake-up counts generations: a loop reads `generation` before its work and passes it to `wait(since:timeout:)`,
 /// so a `notify()` that arrives while the loop is busy still wakes it at once afterwards.
+///
+/// Threads that share a queue (the pipeline's workers) wake for work instead: each claim starts with `beginClaim()`,
+/// and `waitForWork(timeout:)` sleeps through notifications that a claim started since has already covered, so one
+/// notification sends one thread to the queue, not the one it woke plus every thread that was busy meanwhile.
 final class ServiceThread: Sendable {
     private enum Phase {
         case idle
@@ -22,6 +26,10 @@ final class ServiceThread: Sendable {
     private let condition = MonotonicCondition()
     // Both only change while `condition` is locked; atomics make the class Sendable without unchecked claims.
     private let generationCount = Atomic<UInt64>(0)
+    /// The latest generation a claim started at: what was notified up to it is being looked at.
+    private let claimedGeneration = Atomic<UInt64>(0)
+    /// Wake-ups for work a claim saw but could not take (`recruit()`), each taken by one waiting thread.
+    private let recruits = Atomic<Int>(0)
     private let stopped = Atomic<Bool>(false)
     private let phase = Mutex(Phase.idle)
     private let finished = DispatchGroup()
@@ -115,6 +123,35 @@ final class ServiceThread: Sendable {
         let deadline = MonotonicCondition.deadline(after: timeout)
         condition.lock()
         while generation == seen && isRunning {
+            if !condition.wait(until: deadline) { break }
+        }
+        condition.unlock()
+    }
+
+    /// Marks the start of a claim that sees everything committed before the notifications so far.
+    func beginClaim() {
+        claimedGeneration.max(generation, ordering: .releasing)
+    }
+
+    /// Wakes one waiting thread for work a claim saw but left (its batch was full); a claim started since does not
+    /// cancel it, since that claim may be full as well.
+    func recruit() {
+        condition.lock()
+        recruits.add(1, ordering: .releasing)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Sleeps until a notification arrives that no claim has started since, a `recruit()`, `stop()`, or `timeout`.
+    func waitForWork(timeout: Duration) {
+        let deadline = MonotonicCondition.deadline(after: timeout)
+        condition.lock()
+        while isRunning {
+            if recruits.load(ordering: .acquiring) > 0 {
+                recruits.subtract(1, ordering: .releasing)
+                break
+            }
+            if generation > claimedGeneration.load(ordering: .acquiring) { break }
             if !condition.wait(until: deadline) { break }
         }
         condition.unlock()

@@ -69,6 +69,18 @@ struct EventsIngestTests {
                     "accepted", "invalid", "unknown_category", "accepted", "duplicate", "conflict", "invalid",
                 ].map { .string($0) })
         #expect(results[1]["errors"]?.pointers == ["/occurred_at"])
+        if case .array(let errors)? = results[1]["errors"], case .string(let detail)? = errors.first?["detail"] {
+            #expect(!detail.isEmpty)
+        } else {
+            Issue.record("an invalid event's error has no detail")
+        }
+        #expect(results[0]["source"] == .string("chat") && results[0]["id"] == .string("b1"))
+        if case .string(let acceptedAt)? = results[0]["accepted_at"] {
+            #expect(ISO8601.parse(acceptedAt) != nil)
+        } else {
+            Issue.record("an accepted event has no accepted_at")
+        }
+        #expect(results[1]["accepted_at"] == nil)
         #expect(
             Set(results[6]["errors"]?.pointers ?? [])
                 == ["/source", "/occurred_at", "/recipients", "/x"])

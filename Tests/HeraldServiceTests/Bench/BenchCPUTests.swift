@@ -54,10 +54,17 @@ struct BenchCPUTests {
 
     @Test func statementsPrintUnderTheirPhase() {
         let text = BenchStatements.text(
-            [.init(calls: 849, totalMilliseconds: 1_853.4, meanMilliseconds: 2.183, rows: 8_490, text: "WITH k AS")],
+            [
+                .init(
+                    calls: 849, totalMilliseconds: 1_853.4, meanMilliseconds: 2.183, planMilliseconds: 412.6,
+                    plans: 851,
+                    rows: 8_490, text: "WITH k AS")
+            ],
             phase: "pipeline")
         let lines = text.split(separator: "\n")
         #expect(lines[0] == "top 1 statements by total time, pipeline phase:")
+        #expect(lines[1].contains("plan ms") && lines[1].contains("plans"))
         #expect(lines[2].contains("849") && lines[2].contains("1853") && lines[2].hasSuffix("WITH k AS"))
+        #expect(lines[2].contains(" 413 ") && lines[2].contains(" 851 "))
     }
 }

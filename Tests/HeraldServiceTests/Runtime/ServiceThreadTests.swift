@@ -131,6 +131,60 @@ struct ServiceThreadTests {
         await offCooperativePool { thread.stop() }
     }
 
+    /// Whether `waitForWork` returned before `timeout`, that is, was woken.
+    static func wokeForWork(_ thread: ServiceThread, within timeout: Duration) async -> Bool {
+        await offCooperativePool { () -> Bool in
+            let start = ContinuousClock.now
+            thread.waitForWork(timeout: timeout)
+            return ContinuousClock.now - start < timeout
+        }
+    }
+
+    @Test func aNotificationThatAClaimStartedSinceCoversWakesNoOtherWorker() async {
+        let thread = ServiceThread(threadNames: ["herald-test-1", "herald-test-2"])
+        // Worker A claims; a notification arrives while it decides; worker B, woken by it, claims. When A is done,
+        // B's claim has seen what was notified: A sleeps instead of making a claim that finds nothing.
+        thread.beginClaim()
+        thread.notifyOne()
+        thread.beginClaim()
+        #expect(await !Self.wokeForWork(thread, within: .milliseconds(300)), "a covered notification woke a worker")
+        // A notification after the last claim started wakes at once.
+        thread.notifyOne()
+        #expect(await Self.wokeForWork(thread, within: .seconds(60)), "an uncovered notification was lost")
+        await offCooperativePool { thread.stop() }
+    }
+
+    @Test func aNotificationDuringTheOnlyClaimWakesItsWorkerOnceItWaits() async {
+        let thread = ServiceThread(name: "herald-test-loop")
+        let rounds = DispatchSemaphore(value: 0)
+        let workDone = DispatchSemaphore(value: 0)
+        thread.start {
+            while thread.isRunning {
+                thread.beginClaim()
+                rounds.signal()
+                _ = workDone.wait(timeout: .now() + 20)
+                thread.waitForWork(timeout: Self.longSleep)
+            }
+        }
+        #expect(await signalled(rounds))
+        thread.notifyOne()
+        workDone.signal()
+        #expect(await signalled(rounds), "a notification that arrived during the claim was lost")
+        workDone.signal()
+        await offCooperativePool { thread.stop() }
+    }
+
+    @Test func aRecruitWakesOneWorkerEvenAfterALaterClaim() async {
+        let thread = ServiceThread(threadNames: ["herald-test-1", "herald-test-2"])
+        // A full batch recruits, then its worker claims again at once: the recruit still stands, since that claim
+        // may be full too. It is taken once.
+        thread.recruit()
+        thread.beginClaim()
+        #expect(await Self.wokeForWork(thread, within: .seconds(60)), "the recruit was lost")
+        #expect(await !Self.wokeForWork(thread, within: .milliseconds(300)), "one recruit woke two workers")
+        await offCooperativePool { thread.stop() }
+    }
+
     @Test func aPauseIgnoresNotificationsButNotTheStop() async {
         let thread = ServiceThread(name: "herald-test-loop")
         let pausing = DispatchSemaphore(value: 0)
