@@ -1,7 +1,7 @@
 // Templates: one tab per locale, an editor whose unsaved text previews live through POST .../preview (the draft is
 // sent as `templates`, validated as a write would be, and not stored), ICU errors marked at their offset, and the
 // plural categories the locale's language needs.
-import { ApiError, call, seg } from "./api.js";
+import { ApiError, call, seg, versionOf } from "./api.js";
 import { button, clear, describe, el, field, go, input, notice, put, select } from "./dom.js";
 import { errorText, showErrors } from "./fields.js";
 import { categoryPicker } from "./categories.js";
@@ -156,7 +156,7 @@ export async function render(root, params, session) {
       } else if (error.status === 412) {
         notice(status, [
           "Changed by someone else since you opened it: ",
-          `you opened version ${category.version}, it is now ${error.headers.get("ETag")}. Your text is still here; `,
+          `you opened version ${category.version}, it is now version ${versionOf(error.headers.get("ETag")) ?? "newer"}. Your text is still here; `,
           el("a", { href: `#/history/${seg(category.id)}`, text: "see what changed" }),
           " and reload this tab to start from their version.",
         ], "error");
