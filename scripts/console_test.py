@@ -235,6 +235,32 @@ def run(url, key, artifacts):
         if (stored["name"], stored["description"]) != ("Direct messages", "One person writes to another."):
             raise Failure(f"the merged save stored {stored['name']!r}, {stored['description']!r}")
 
+        step("5b", "the same for the Polish wording: their title beside yours, then save yours over it")
+        first.go(f"#/templates/{CATEGORY}/pl")
+        first.find("#tpl-title")
+        second.go(f"#/templates/{CATEGORY}/pl")
+        second.type("#tpl-title", "{actor} napisał(a)")
+        second.click("#template-save")
+        second.text_in("#template-status", "Saved pl: version 5")
+        first.type("#tpl-title", "Od {actor}")
+        first.click("#template-save")
+        first.text_in("#template-conflict", "Changed by someone else since you opened it")
+        title_row = first.text_in("#template-conflict-fields tr[data-field='title']", "{actor} napisał(a)",
+                                  "their title beside yours")
+        if "Od {actor}" not in title_row or "both of you, differently" not in title_row:
+            raise Failure(f"the title's row does not show both versions and the clash: {title_row!r}")
+        if first.driver.find_elements(By.CSS_SELECTOR, "#template-conflict-fields tr[data-field='body']"):
+            raise Failure("a template field neither session changed is listed in the conflict")
+        if "412" in first.driver.find_element(By.CSS_SELECTOR, "main").text:
+            raise Failure("the templates conflict was shown as a raw 412")
+        print(f"    templates: {title_row!r}")
+        first.shot("06b-template-conflict")
+        first.click("#template-overwrite")
+        first.text_in("#template-status", "Saved pl: version 6")
+        stored = api.call("GET", f"/v1/categories/{CATEGORY}")[0]["templates"]["pl"]["title"]
+        if stored != "Od {actor}":
+            raise Failure(f"saving over theirs stored the title {stored!r}")
+
         step(6, "archive the category and restore it")
         first.go("#/categories")
         first.click(f"tr[data-category='{CATEGORY}'] button[data-action='archive']")
