@@ -18,10 +18,3 @@ public struct UserDecisionRecord: Sendable, Hashable {
     public var deliveries: Int
     public var decidedAt: Date
 }
-
-/// A page of a user's decisions, newest first.
-public struct UserDecisionPage: Sendable {
-    public var records: [UserDecisionRecord]
-    /// Whether older decisions follow the last record.
-    public var hasMore: Bool
-}
