@@ -104,3 +104,16 @@ def quiet_user(api):
         api.eventually(f"the decision of {source}/{event}",
                        lambda: api.call("GET", f"/v1/events/{source}/{event}")[0]["status"] == "decided")
     return end
+
+
+def bulk_events(api, user, count):
+    """`count` news events for `user` in one batch, each polled until decided; returns their ids, oldest first."""
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    ids = [f"bulk-{n:02d}" for n in range(1, count + 1)]
+    api.call("POST", "/v1/events", {"events": [
+        {"source": "newsroom", "id": event, "category": "news", "occurred_at": now, "recipients": [user],
+         "data": {"text": "More news"}} for event in ids]})
+    for event in ids:
+        api.eventually(f"the decision of newsroom/{event}",
+                       lambda: api.call("GET", f"/v1/events/newsroom/{event}")[0]["status"] == "decided")
+    return ids

@@ -25,7 +25,7 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from console_contrast import contrast_report, self_check
-from console_seed import DEADLINE, Api, Failure, quiet_user, seed
+from console_seed import DEADLINE, Api, Failure, bulk_events, quiet_user, seed
 
 PLURAL_PL = "{count, plural, one {# wiadomość} few {# wiadomości} many {# wiadomości} other {# wiadomości}}"
 BROKEN_PL = "Masz {count, plural, one {# wiadomość} few {# wiadomości}"
@@ -343,6 +343,24 @@ def run(url, key, artifacts):
             raise Failure("a raw status code is shown on the users screen")
         print(f"    decisions: {deferred!r} / {muted!r}")
         first.shot("13b-user-decisions")
+
+        step("8c", "a user with more decisions than a page: the older ones follow on request")
+        ids = bulk_events(api, "raj", 21)
+        first.go("#/users/raj")
+        first.wait("a first page of 20 of raj's decisions",
+                   lambda d: len(d.find_elements(By.CSS_SELECTOR, "#decisions-table tbody tr")) == 20)
+        top = first.driver.find_element(By.CSS_SELECTOR, "#decisions-table tbody tr").get_attribute("data-event")
+        if top != f"newsroom/{ids[-1]}":
+            raise Failure(f"raj's newest decision is not first: {top!r}")
+        first.click("#decisions-more")
+        first.text_in("#decisions-status", "23 most recent decisions.")
+        events = [r.get_attribute("data-event") for r in
+                  first.driver.find_elements(By.CSS_SELECTOR, "#decisions-table tbody tr")]
+        if len(set(events)) != 23 or events[-1] != "newsroom/n-1":
+            raise Failure(f"the older page repeats or misses decisions: {events}")
+        if first.driver.find_element(By.CSS_SELECTOR, "#decisions-more").is_displayed():
+            raise Failure("'Show older decisions' is still offered after the last page")
+        first.shot("13c-user-older-decisions")
 
         step("+", "a key without categories:write is read-only")
         second.driver.execute_script("sessionStorage.clear()")
