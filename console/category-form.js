@@ -188,7 +188,7 @@ export async function renderForm(root, id, session) {
       notice(status, `Saved: version ${loaded.version}.`, "ok");
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      if (error.status === 412) return showConflict(conflict, loaded, body, error, submit);
+      if (error.status === 412) return showConflict(conflict, loaded, body, error, submit, controls);
       if (error.status === 422 || error.status === 400) {
         showErrors(form, summary, error.fieldErrors.length ? error.fieldErrors : [{ pointer: "", detail: error.message }], resolve);
         notice(status, "Not saved: fix the fields marked below.", "error");
@@ -203,8 +203,31 @@ export async function renderForm(root, id, session) {
   });
 }
 
-/** The conflict: who changed the category since it was opened, their version beside yours, and what to do. */
-async function showConflict(box, opened, mine, error, submit) {
+/** An option's value as compared: absent, null and empty text are all "not set". */
+function normal(value) {
+  return value === undefined || value === null || value === "" ? null : value;
+}
+
+/** An option's value for a person: "(not set)", yes/no, or the value. */
+function shown(value) {
+  const v = normal(value);
+  if (v === null) return "(not set)";
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  return typeof v === "object" ? JSON.stringify(v) : String(v);
+}
+
+/** Puts `value` into an option's control. */
+function setControl(control, value) {
+  if (control.type === "checkbox") control.checked = Boolean(value);
+  else control.value = normal(value) ?? "";
+}
+
+/**
+ * The conflict: who changed the category since it was opened, and for every option that either side changed, the
+ * value when it was opened, yours and theirs side by side; then load theirs, apply your edits onto theirs, or save
+ * yours over it.
+ */
+async function showConflict(box, opened, mine, error, submit, controls) {
   const theirEtag = error.headers.get("ETag");
   const theirs = (await call("GET", `/v1/categories/${seg(opened.id)}`)).body;
   let change = null;
@@ -214,14 +237,25 @@ async function showConflict(box, opened, mine, error, submit) {
     change = null;
   }
   const who = change?.actor?.name || change?.actor?.key_id || "another key";
-  const keys = new Set([...Object.keys(mine), ...Object.keys(theirs)]);
-  const skip = new Set(["version", "created_at", "updated_at", "archived", "archived_at", "id", "templates"]);
-  const rows = [...keys]
-    .filter((k) => !skip.has(k) && JSON.stringify(mine[k] ?? null) !== JSON.stringify(theirs[k] ?? null))
-    .map((k) => ({ attrs: { class: "changed" }, cells: [k, JSON.stringify(mine[k] ?? null), JSON.stringify(theirs[k] ?? null)] }));
+  const differs = (a, b) => JSON.stringify(normal(a)) !== JSON.stringify(normal(b));
+  const changes = OPTIONS.map((option) => {
+    const [base, yours, their] = [opened, mine, theirs].map((doc) => read(doc, option.path));
+    const byYou = differs(yours, base);
+    const byThem = differs(their, base);
+    let by = null;
+    if (byYou && byThem) by = differs(yours, their) ? "both of you, differently" : "both of you, the same way";
+    else if (byYou) by = "you";
+    else if (byThem) by = "them";
+    return { option, base, yours, their, byYou, byThem, by };
+  }).filter((c) => c.by);
+  const rows = changes.map((c) => ({
+    attrs: { class: c.byYou && c.byThem ? "changed clash" : "changed", "data-option": c.option.path },
+    cells: [c.option.label, shown(c.base), shown(c.yours), shown(c.their), c.by],
+  }));
+  const theirsOnly = changes.filter((c) => c.byThem && !c.byYou);
   clear(box);
   box.hidden = false;
-  put(box, 
+  put(box,
     el("h3", { text: "Changed by someone else since you opened it" }),
     el(
       "p",
@@ -230,12 +264,25 @@ async function showConflict(box, opened, mine, error, submit) {
       `saved by ${who}${change ? ` at ${utc(change.changed_at)}` : ""}. Nothing of yours was saved.`,
     ),
     rows.length
-      ? table("Where your edit and their version differ", ["Option", `Yours (edit of version ${opened.version})`, `Theirs (version ${theirs.version})`], rows, { class: "diff" })
-      : el("p", { text: "Their change touched no option you edited (templates, perhaps)." }),
+      ? table(
+          "The options either of you changed",
+          ["Option", `When you opened it (version ${opened.version})`, "Yours (not saved)", `Theirs (version ${theirs.version})`, "Changed by"],
+          rows,
+          { class: "conflict-options", id: "conflict-options" },
+        )
+      : el("p", { text: "Neither of you changed an option (their change was to the templates)." }),
     el(
       "div",
       { class: "toolbar" },
       button("Load their version", () => go(`#/categories/${seg(opened.id)}`), { id: "conflict-reload" }),
+      button(
+        theirsOnly.length ? "Keep their changes and apply mine" : "Apply my changes to their version",
+        () => {
+          for (const c of theirsOnly) setControl(controls.get(c.option.path), c.their);
+          submit(theirEtag, theirs.templates);
+        },
+        { id: "conflict-merge", class: "primary" },
+      ),
       button("Save mine over theirs", () => submit(theirEtag, theirs.templates), { id: "conflict-overwrite" }),
     ),
   );

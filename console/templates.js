@@ -7,6 +7,7 @@ import { errorText, showErrors } from "./fields.js";
 import { categoryPicker } from "./categories.js";
 import { pluralTable } from "./plurals.js";
 import { renderPreview } from "./preview.js";
+import { showTemplateConflict } from "./template-conflict.js";
 
 const FIELDS = [
   ["title", "Title"],
@@ -136,15 +137,16 @@ export async function render(root, params, session) {
   for (const area of Object.values(areas)) area.addEventListener("input", soon);
   controls.onChange(refresh);
 
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
+  const conflict = el("section", { id: "template-conflict", class: "conflict", hidden: true, "aria-live": "assertive" });
+  const saveWith = async (ifMatch) => {
     notice(status, "");
     try {
-      const answer = await call("PUT", `/v1/categories/${seg(category.id)}/templates/${seg(locale)}`, { body: draft(), etag });
+      const answer = await call("PUT", `/v1/categories/${seg(category.id)}/templates/${seg(locale)}`, { body: draft(), etag: ifMatch });
       category = answer.body;
       etag = answer.etag;
       const saved = category.templates[locale] || {};
       for (const [name] of FIELDS) stored[name] = saved[name] ?? undefined;
+      conflict.hidden = true;
       notice(status, `Saved ${locale}: version ${category.version}.`, "ok");
       await refresh();
     } catch (error) {
@@ -154,16 +156,18 @@ export async function render(root, params, session) {
         mark(error.fieldErrors);
         notice(status, "Not saved: fix the errors marked below.", "error");
       } else if (error.status === 412) {
-        notice(status, [
-          "Changed by someone else since you opened it: ",
-          `you opened version ${category.version}, it is now ${error.headers.get("ETag")}. Your text is still here; `,
-          el("a", { href: `#/history/${seg(category.id)}`, text: "see what changed" }),
-          " and reload this tab to start from their version.",
-        ], "error");
+        await showTemplateConflict(conflict, {
+          categoryId: category.id, openedVersion: category.version, locale, fields: FIELDS, opened: { ...stored },
+          mine: draft(), error, saveOver: saveWith,
+        });
       } else {
         notice(status, describe(error), "error");
       }
     }
+  };
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    saveWith(etag);
   });
 
   put(root, 
@@ -171,6 +175,7 @@ export async function render(root, params, session) {
     el("div", { class: "toolbar" }, tabs, add),
     writable ? null : el("p", { class: "notice notice-info", text: "Read-only: this key cannot change templates." }),
     status,
+    conflict,
     summary,
     el("div", { class: "columns" }, el("div", {}, form, plurals), el("section", { class: "preview", "aria-label": "Preview" }, el("h3", { text: "Preview" }), controls.node, output)),
   );

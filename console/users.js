@@ -1,45 +1,9 @@
 // Users (read-only, for support): a user's devices (stale ones marked), effective preferences with their source,
-// mutes and quiet hours, and an event's decision for them with its reason: "why didn't Ana get this?".
+// mutes and quiet hours, their latest decisions in words, and an event's decision for them: "why didn't Ana get
+// this?".
 import { ApiError, call, seg } from "./api.js";
 import { clear, describe, el, field, go, input, put, table, utc } from "./dom.js";
-
-/** Each decision reason in a sentence a support person can read out. */
-const REASONS = {
-  delivered: "Delivered: a push was queued for every active device.",
-  "deferred.quiet_hours": "Deferred: it arrived in their quiet hours and is queued for when they end.",
-  "silenced.quiet_hours": "Silenced: it arrived in their quiet hours and went out without sound.",
-  "dropped.quiet_hours": "Dropped: it arrived in their quiet hours and the category drops pushes then.",
-  "suppressed.actor": "Not sent: they caused the event themselves.",
-  "suppressed.unknown_user": "Not sent: no user has this id.",
-  "suppressed.preference": "Not sent: their preference for this category is off.",
-  "suppressed.muted": "Not sent: a mute covers it.",
-  "suppressed.expired": "Not sent: the category's time to live ran out first.",
-  "rejected.unknown_category": "Not sent: the event's category does not exist.",
-  "rejected.archived_category": "Not sent: the event's category is archived.",
-  "rejected.undecodable": "Not sent: the stored event could not be read back.",
-  no_devices: "Not pushed: they have no active device (it is in their feed).",
-  "digested.preference": "Held for their digest: they asked for a digest of this category.",
-  collapsed: "Folded into a burst's digest: a burst of the same collapse key was running.",
-  rate_limited: "Not pushed: the category's or the user-wide budget was spent.",
-  read: "Recorded as a read.",
-};
-
-/** What a decision's detail adds, where it needs words: the preference's source above all. */
-const DETAILS = {
-  user: "they set it so themselves",
-  "category default": "the category's default setting",
-  required: "the category is required",
-  all: "they muted everything",
-  category: "they muted this category",
-  thread: "they muted this thread",
-};
-
-export function explain(decision) {
-  const sentence = REASONS[decision.reason] || REASONS[decision.outcome] || `Outcome ${decision.reason}.`;
-  if (!decision.detail) return sentence;
-  const detail = decision.detail.split(",").map((part) => DETAILS[part] || part).join(", ");
-  return `${sentence.replace(/\.$/, "")}: ${detail}.`;
-}
+import { explain } from "./reasons.js";
 
 export async function render(root, params) {
   const userInput = input({ id: "user-id", value: params[0] || "", required: true });
@@ -112,11 +76,65 @@ export async function render(root, params) {
       ? table("Active mutes", ["Scope", "Key", "Until"], mutes.map((m) => [m.scope, m.key || "—", m.until ? utc(m.until) : "until removed"]), { class: "list", id: "user-mutes" })
       : el("p", { class: "empty", text: "No mute." }),
   );
-  put(root, whyForm(id), simulateNow(id, preferences.map((p) => p.category)));
+  put(root, await latestDecisions(user), whyForm(user), simulateNow(user, preferences.map((p) => p.category)));
+}
+
+/** The user's latest decisions, newest first, each in words, with "Show older" for the next page. */
+async function latestDecisions(user) {
+  const body = el("tbody", {});
+  const more = el("button", { type: "button", id: "decisions-more", text: "Show older decisions", hidden: true });
+  const status = el("p", { class: "meta", id: "decisions-status", "aria-live": "polite" });
+  let cursor = null;
+  const row = (d) =>
+    el(
+      "tr",
+      { "data-event": `${d.event_source}/${d.event_id}`, "data-reason": d.reason },
+      el("td", { text: utc(d.decided_at) }),
+      el("td", {}, el("code", { text: `${d.event_source}/${d.event_id}` })),
+      el("td", { text: d.category }),
+      el("td", { class: `verdict-cell verdict-cell-${d.outcome}`, text: explain(d, user.time_zone) }),
+      el("td", {}, el("code", { text: d.reason }), d.detail ? el("span", { class: "meta", text: ` (${d.detail})` }) : null),
+      el("td", { text: d.deliver_at ? utc(d.deliver_at) : "—" }),
+    );
+  const load = async () => {
+    more.disabled = true;
+    try {
+      const page = (await call("GET", `/v1/users/${seg(user.id)}/decisions`, { query: { limit: 20, cursor } })).body;
+      put(body, page.items.map(row));
+      cursor = page.next_cursor;
+      more.hidden = !cursor;
+      const shown = body.children.length;
+      status.textContent = shown
+        ? `${shown} most recent decision${shown === 1 ? "" : "s"}${cursor ? "; older ones follow" : ""}.`
+        : "No decision recorded for this user yet (or all of them are past retention).";
+    } catch (error) {
+      status.textContent = describe(error);
+    } finally {
+      more.disabled = false;
+    }
+  };
+  more.addEventListener("click", load);
+  await load();
+  return el(
+    "section",
+    { class: "why", id: "user-decisions" },
+    el("h3", { text: "Latest decisions: what happened to each event, and why" }),
+    el("p", { class: "meta", text: `Times in UTC; quiet hours are shown in their zone (${user.time_zone || "none set"}).` }),
+    el(
+      "table",
+      { class: "list", id: "decisions-table" },
+      el("caption", { text: "Newest first" }),
+      el("thead", {}, el("tr", {}, ["Decided", "Event", "Category", "What happened", "Reason code", "Deliver at"].map((h) => el("th", { scope: "col", text: h })))),
+      body,
+    ),
+    status,
+    more,
+  );
 }
 
 /** What each category would do for this user right now, through POST /v1/events:simulate (nothing is written). */
-function simulateNow(userId, categories) {
+function simulateNow(user, categories) {
+  const userId = user.id;
   const answer = el("div", { id: "simulate-answer", "aria-live": "polite" });
   const run = async () => {
     clear(answer);
@@ -128,7 +146,7 @@ function simulateNow(userId, categories) {
         const decision = result.recipients.find((r) => r.user_id === userId);
         return {
           attrs: { "data-simulated": category },
-          cells: [category, decision ? el("code", { text: decision.reason }) : "—", decision ? explain(decision) : "no decision"],
+          cells: [category, decision ? el("code", { text: decision.reason }) : "—", decision ? explain(decision, user.time_zone) : "no decision"],
         };
       }));
       put(answer, table(`If an event of each category arrived now (${utc(at)})`, ["Category", "Reason", "What would happen"], rows, { class: "list", id: "simulate-table" }));
@@ -147,7 +165,8 @@ function simulateNow(userId, categories) {
 }
 
 /** "Why didn't they get this?": an event's decision for this user, looked up by the event's source and id. */
-function whyForm(userId) {
+function whyForm(user) {
+  const userId = user.id;
   const source = input({ id: "why-source", required: true });
   const eventId = input({ id: "why-event", required: true });
   const answer = el("div", { id: "why-answer", "aria-live": "polite" });
@@ -172,7 +191,7 @@ function whyForm(userId) {
         return;
       }
       put(answer, 
-        el("p", { class: `verdict verdict-${mine.outcome}`, id: "why-result", text: explain(mine) }),
+        el("p", { class: `verdict verdict-${mine.outcome}`, id: "why-result", text: explain(mine, user.time_zone) }),
         table("The decision", ["Outcome", "Reason", "Detail", "Deliver at", "Deliveries"], [[mine.outcome, el("code", { text: mine.reason }), mine.detail || "—", mine.deliver_at ? utc(mine.deliver_at) : "—", String(mine.delivery_ids.length)]], { id: "why-table" }),
       );
     } catch (error) {

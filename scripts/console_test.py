@@ -5,15 +5,14 @@ Seeds what it needs through the public API, then: opens the console and pastes a
 broken template and sees the error at its offset, fixes it; previews Polish with count 5; saves; edits the same
 category in a second browser session and sees the conflict in the first; archives and restores it; plans a
 campaign, sees its waves and cancels it; looks up a user and sees why an event was not delivered. Every screen is
-saved as a PNG. Synchronisation is by WebDriverWait with deadlines only.
+saved as a PNG, and every screen's visible text is checked for WCAG AA contrast against its background.
+Synchronisation is by WebDriverWait and polling with deadlines only.
 """
 import argparse
 import base64
 import datetime
-import json
 import os
 import sys
-import time
 import urllib.error
 import urllib.request
 
@@ -25,87 +24,12 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-P256DH = "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM"
-AUTH = "tBHItJI5svbpez7KI4CCXg"
+from console_contrast import contrast_report, self_check
+from console_seed import DEADLINE, Api, Failure, bulk_events, quiet_user, seed
+
 PLURAL_PL = "{count, plural, one {# wiadomość} few {# wiadomości} many {# wiadomości} other {# wiadomości}}"
 BROKEN_PL = "Masz {count, plural, one {# wiadomość} few {# wiadomości}"
 CATEGORY = "chat.pm"
-DEADLINE = 15
-
-
-class Failure(Exception):
-    pass
-
-
-class Api:
-    def __init__(self, url, key):
-        self.url, self.key = url, key
-
-    def call(self, method, path, body=None, key=None, expect=(200, 201, 202, 204)):
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(f"{self.url}{path}", data=data, method=method, headers={
-            "Authorization": f"Bearer {key or self.key}", "Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                status, text, headers = response.status, response.read().decode(), response.headers
-        except urllib.error.HTTPError as error:
-            status, text, headers = error.code, error.read().decode(), error.headers
-        if status not in expect:
-            raise Failure(f"seeding: {method} {path} answered {status}: {text}")
-        return json.loads(text) if text else None, headers
-
-    def eventually(self, what, probe, deadline=DEADLINE):
-        """Polls the API until `probe` returns a value: the pipeline decides asynchronously."""
-        end = time.monotonic() + deadline
-        while time.monotonic() < end:
-            value = probe()
-            if value:
-                return value
-            time.sleep(0.2)
-        raise Failure(f"seeding: {what} did not happen within {deadline} s")
-
-
-def seed(api):
-    """A category Ana turned off, her devices (one in the browser's PushSubscription form), an event she did not
-    get, users in three zones for a campaign, and receipts for the stats chart."""
-    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    api.call("POST", "/v1/categories", {"id": "promo", "name": "Promotions", "templates": {
-        "en": {"title": "Offer", "body": "{text}"}}})
-    api.call("POST", "/v1/categories", {"id": "news", "name": "News", "templates": {
-        "en": {"title": "News", "body": "{text}"}}})
-    for user, zone, locale in [("ana", "Europe/Warsaw", "pl"), ("raj", "Asia/Kolkata", "en"),
-                               ("sam", "America/New_York", "en")]:
-        api.call("PUT", f"/v1/users/{user}", {"locale": locale, "time_zone": zone,
-                                              "quiet_hours": {"start": "22:00", "end": "07:00"}})
-    api.call("PUT", "/v1/devices/ana-iphone", {"user_id": "ana", "platform": "apns", "token": "ab" * 32,
-                                               "app_id": "com.example.chat"})
-    # Exactly what PushSubscription.toJSON() gives in a browser.
-    api.call("PUT", "/v1/devices/ana-browser", {"user_id": "ana", "platform": "webpush", "app_id": "web", "token": {
-        "endpoint": "https://push.example.net/s/ana", "expirationTime": None, "keys": {"p256dh": P256DH, "auth": AUTH}}})
-    api.call("PUT", "/v1/devices/ana-old-phone", {"user_id": "ana", "platform": "apns", "token": "cd" * 32,
-                                                  "app_id": "com.example.chat"})
-    # The push service said the old phone's token is gone, after it registered.
-    api.call("POST", "/v1/feedback", {"installation_id": "ana-old-phone", "reason": "Unregistered",
-                                      "at": int(time.time() * 1000)})
-    api.call("PUT", "/v1/users/ana/preferences/promo", {"setting": "off"})
-    api.call("PUT", "/v1/devices/raj-phone", {"user_id": "raj", "platform": "apns", "token": "ef" * 32,
-                                              "app_id": "com.example.chat"})
-    api.call("POST", "/v1/events", {"source": "shop", "id": "promo-1", "category": "promo", "occurred_at": now,
-                                    "recipients": ["ana"], "data": {"text": "Winter sale"}})
-    api.call("POST", "/v1/events", {"source": "newsroom", "id": "n-1", "category": "news", "occurred_at": now,
-                                    "recipients": ["raj"], "data": {"text": "Hello"}})
-    api.eventually("the promo event's decision", lambda: api.call("GET", "/v1/events/shop/promo-1")[0]["status"] == "decided")
-    api.eventually("the news event's decision", lambda: api.call("GET", "/v1/events/newsroom/n-1")[0]["status"] == "decided")
-    token = api.call("POST", "/v1/users/raj/client-tokens", {"ttl_seconds": 600})[0]["token"]
-    feed = api.call("GET", "/v1/me/feed", key=token)[0]
-    if not feed["items"]:
-        raise Failure("seeding: raj's feed is empty, so no receipt can be reported")
-    nid = feed["items"][0]["notification_id"]
-    api.call("POST", "/v1/me/receipts", {"receipts": [
-        {"notification_id": nid, "device": "raj-phone", "event": "displayed", "at": now},
-        {"notification_id": nid, "device": "raj-phone", "event": "opened", "at": now}]}, key=token)
-    viewer = api.call("POST", "/v1/api-keys", {"name": "support viewer", "scopes": ["events:write"]})[0]
-    return viewer["secret"]
 
 
 def check_headers(url):
@@ -136,6 +60,7 @@ class Browser:
         self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
         self.url, self.artifacts, self.name = url, artifacts, name
         self.shots = []
+        self.contrast_checks = []
 
     def wait(self, what, condition, deadline=DEADLINE):
         try:
@@ -177,8 +102,20 @@ class Browser:
         self.type("#key-input", key).send_keys(Keys.ENTER)
         self.text_in("#access", expect)
 
+    def check_contrast(self, name):
+        """Fails with every visible text element of the page under WCAG AA contrast, naming it and its ratio."""
+        result = contrast_report(self.driver)
+        if result["failures"]:
+            raise Failure(f"[{self.name}] {name}: text below WCAG AA contrast:\n      " + "\n      ".join(result["failures"]))
+        if result["checked"] == 0:
+            raise Failure(f"[{self.name}] {name}: the contrast check found no text to check")
+        self.contrast_checks.append((name, result["checked"]))
+
     def shot(self, name):
-        """The whole page, beyond the window, through the DevTools protocol."""
+        """The whole page, beyond the window, through the DevTools protocol; every screen but a failure's is also
+        checked for contrast."""
+        if not name.startswith("failure-"):
+            self.check_contrast(name)
         size = self.driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
         shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {
             "format": "png", "captureBeyondViewport": True,
@@ -210,6 +147,9 @@ def run(url, key, artifacts):
         step(1, "open the console and paste a key")
         first.paste_key(key, "Key accepted: you can edit categories")
         first.find("#category-results table")
+        problem = self_check(first.driver)
+        if problem:
+            raise Failure(problem)
         first.shot("01-categories")
 
         step(2, "create a category, type a broken template, see the error at its offset, fix it")
@@ -274,9 +214,52 @@ def run(url, key, artifacts):
         if "412" in first.driver.find_element(By.CSS_SELECTOR, "main").text:
             raise Failure("the conflict was shown as a raw 412")
         print(f"    conflict: {versions!r}")
+        name_row = first.text_in("#conflict-options tr[data-option='/name']", "Direct messages",
+                                 "their name beside yours in the options")
+        if "Private messages" not in name_row or "them" not in name_row:
+            raise Failure(f"the name's row does not show yours beside theirs and who changed it: {name_row!r}")
+        mine_row = first.text_in("#conflict-options tr[data-option='/description']", "One person writes to another.",
+                                 "your description beside theirs")
+        if not mine_row.endswith("you"):
+            raise Failure(f"the description's row does not say you changed it: {mine_row!r}")
+        if first.driver.find_elements(By.CSS_SELECTOR, "#conflict-options tr[data-option='/priority']"):
+            raise Failure("an option neither session changed is listed in the conflict")
+        print(f"    options: {name_row!r} / {mine_row!r}")
         first.shot("06-category-conflict")
-        first.click("#conflict-reload")
-        first.wait("their name in the form", lambda d: d.find_element(By.CSS_SELECTOR, "#cat-name").get_attribute("value") == "Direct messages")
+        first.click("#conflict-merge")
+        first.text_in("#form-status", "Saved: version 4")
+        value = lambda css: first.driver.find_element(By.CSS_SELECTOR, css).get_attribute("value")
+        if value("#cat-name") != "Direct messages" or value("#cat-description") != "One person writes to another.":
+            raise Failure(f"the merge lost a side: name {value('#cat-name')!r}, description {value('#cat-description')!r}")
+        stored = api.call("GET", f"/v1/categories/{CATEGORY}")[0]
+        if (stored["name"], stored["description"]) != ("Direct messages", "One person writes to another."):
+            raise Failure(f"the merged save stored {stored['name']!r}, {stored['description']!r}")
+
+        step("5b", "the same for the Polish wording: their title beside yours, then save yours over it")
+        first.go(f"#/templates/{CATEGORY}/pl")
+        first.find("#tpl-title")
+        second.go(f"#/templates/{CATEGORY}/pl")
+        second.type("#tpl-title", "{actor} napisał(a)")
+        second.click("#template-save")
+        second.text_in("#template-status", "Saved pl: version 5")
+        first.type("#tpl-title", "Od {actor}")
+        first.click("#template-save")
+        first.text_in("#template-conflict", "Changed by someone else since you opened it")
+        title_row = first.text_in("#template-conflict-fields tr[data-field='title']", "{actor} napisał(a)",
+                                  "their title beside yours")
+        if "Od {actor}" not in title_row or "both of you, differently" not in title_row:
+            raise Failure(f"the title's row does not show both versions and the clash: {title_row!r}")
+        if first.driver.find_elements(By.CSS_SELECTOR, "#template-conflict-fields tr[data-field='body']"):
+            raise Failure("a template field neither session changed is listed in the conflict")
+        if "412" in first.driver.find_element(By.CSS_SELECTOR, "main").text:
+            raise Failure("the templates conflict was shown as a raw 412")
+        print(f"    templates: {title_row!r}")
+        first.shot("06b-template-conflict")
+        first.click("#template-overwrite")
+        first.text_in("#template-status", "Saved pl: version 6")
+        stored = api.call("GET", f"/v1/categories/{CATEGORY}")[0]["templates"]["pl"]["title"]
+        if stored != "Od {actor}":
+            raise Failure(f"saving over theirs stored the title {stored!r}")
 
         step(6, "archive the category and restore it")
         first.go("#/categories")
@@ -336,13 +319,48 @@ def run(url, key, artifacts):
         first.type("#why-source", "shop")
         first.type("#why-event", "promo-1")
         first.click("#why-lookup")
-        verdict = first.text_in("#why-result", "their preference for this category is off: they set it so themselves")
+        verdict = first.text_in("#why-result", "Not sent: category off by preference — they turned this category off themselves")
         first.text_in("#why-table", "suppressed.preference")
+        first.text_in("#decisions-table tr[data-event='shop/promo-1']", "category off by preference",
+                      "ana's promotion in her latest decisions, in words")
         print(f"    why: {verdict!r}")
         first.click("#simulate-run")
         first.text_in("#simulate-table tr[data-simulated='promo']", "suppressed.preference")
         first.text_in("#simulate-table tr[data-simulated='news']", "")
         first.shot("13-user-why")
+
+        step("8b", "a user in quiet hours who muted a category: why the last two events were not pushed")
+        end = quiet_user(api)
+        first.go("#/users/lea")
+        deferred = first.text_in("#decisions-table tr[data-event='newsroom/n-lea']",
+                                 f"Held for their quiet hours until {end} Europe/Warsaw",
+                                 "the deferral until the end of lea's quiet hours, in her zone")
+        muted = first.text_in("#decisions-table tr[data-event='shop/promo-lea']", "Not sent: muted — they muted this category")
+        rows = first.driver.find_elements(By.CSS_SELECTOR, "#decisions-table tbody tr")
+        if [r.get_attribute("data-event") for r in rows] != ["shop/promo-lea", "newsroom/n-lea"]:
+            raise Failure(f"lea's decisions are not newest first: {[r.get_attribute('data-event') for r in rows]}")
+        if "412" in first.driver.find_element(By.CSS_SELECTOR, "main").text:
+            raise Failure("a raw status code is shown on the users screen")
+        print(f"    decisions: {deferred!r} / {muted!r}")
+        first.shot("13b-user-decisions")
+
+        step("8c", "a user with more decisions than a page: the older ones follow on request")
+        ids = bulk_events(api, "raj", 21)
+        first.go("#/users/raj")
+        first.wait("a first page of 20 of raj's decisions",
+                   lambda d: len(d.find_elements(By.CSS_SELECTOR, "#decisions-table tbody tr")) == 20)
+        top = first.driver.find_element(By.CSS_SELECTOR, "#decisions-table tbody tr").get_attribute("data-event")
+        if top != f"newsroom/{ids[-1]}":
+            raise Failure(f"raj's newest decision is not first: {top!r}")
+        first.click("#decisions-more")
+        first.text_in("#decisions-status", "23 most recent decisions.")
+        events = [r.get_attribute("data-event") for r in
+                  first.driver.find_elements(By.CSS_SELECTOR, "#decisions-table tbody tr")]
+        if len(set(events)) != 23 or events[-1] != "newsroom/n-1":
+            raise Failure(f"the older page repeats or misses decisions: {events}")
+        if first.driver.find_element(By.CSS_SELECTOR, "#decisions-more").is_displayed():
+            raise Failure("'Show older decisions' is still offered after the last page")
+        first.shot("13c-user-older-decisions")
 
         step("+", "a key without categories:write is read-only")
         second.driver.execute_script("sessionStorage.clear()")
@@ -361,6 +379,9 @@ def run(url, key, artifacts):
         first.quit()
         if second:
             second.quit()
+    for browser in [first] + ([second] if second else []):
+        for name, count in browser.contrast_checks:
+            print(f"    contrast: {name}: {count} text elements at WCAG AA or better")
     return first.shots + (second.shots if second else [])
 
 
@@ -375,7 +396,7 @@ def main():
     except Failure as failure:
         print(f"console test FAILED: {failure}", file=sys.stderr)
         return 1
-    print(f"console test passed: {len(shots)} screenshots")
+    print(f"console test passed: {len(shots)} screenshots, each screen checked for WCAG AA contrast")
     for path in shots:
         print(f"  {path}")
     return 0

@@ -82,13 +82,18 @@ extension EventsAPI {
         init(_ record: DecisionRecord) {
             userId = record.userId
             reason = record.outcome
-            outcome = String(record.outcome.split(separator: ".").first ?? Substring(record.outcome))
+            outcome = Self.coarse(record.outcome)
             detail = record.detail
             deliverAt = record.deliverAt
             notificationId = record.notificationId
             collapseId = record.collapseId
             badge = record.badge
             deliveryIds = record.deliveryIds
+        }
+
+        /// The coarse outcome of a reason code: its part before the dot (`suppressed` of `suppressed.preference`).
+        static func coarse(_ reason: String) -> String {
+            String(reason.split(separator: ".").first ?? Substring(reason))
         }
     }
 

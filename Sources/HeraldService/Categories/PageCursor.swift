@@ -10,6 +10,15 @@ enum PageCursor {
     /// The cursor after history version `version`.
     static func history(after version: Int) -> String { Base64URL.encode(Array("h1:\(version)".utf8)) }
 
+    /// The cursor before the decision of event seq `seq`, in a user's decisions listed newest first.
+    static func decision(before seq: Int64) -> String { Base64URL.encode(Array("d1:\(seq)".utf8)) }
+
+    /// The event seq a decisions cursor points before; 400 for anything this service did not issue.
+    static func decisionSeq(from cursor: String) throws(HTTPError) -> Int64 {
+        guard let text = decode(cursor, tag: "d1:"), let seq = Int64(text), seq > 0 else { throw invalid }
+        return seq
+    }
+
     /// The category id a cursor points after; 400 for anything this service did not issue.
     static func categoryId(from cursor: String) throws(HTTPError) -> String {
         guard let text = decode(cursor, tag: "c1:"), CategoryRules.isSlug(text) else { throw invalid }
@@ -27,7 +36,9 @@ enum PageCursor {
     static func limit(_ request: HTTPRequest, defaultValue: Int, maximum: Int) throws(HTTPError) -> Int {
         guard let text = request.query("limit") else { return defaultValue }
         guard let limit = Int(text), (1...maximum).contains(limit) else {
-            throw HTTPError.badRequest("limit must be an integer from 1 to \(maximum).", type: "invalid-query")
+            throw HTTPError(
+                status: .badRequest, type: "invalid-query", detail: "limit must be an integer from 1 to \(maximum).",
+                pointer: "limit")
         }
         return limit
     }
@@ -39,6 +50,8 @@ enum PageCursor {
     }
 
     private static var invalid: HTTPError {
-        HTTPError.badRequest("The cursor is not one this list issued; start again without it.", type: "invalid-cursor")
+        HTTPError(
+            status: .badRequest, type: "invalid-cursor",
+            detail: "The cursor is not one this list issued; start again without it.", pointer: "cursor")
     }
 }

@@ -7,6 +7,7 @@ enum RecipientRoutes {
         UsersAPI.register(on: &router, context: context)
         UsersPreferencesAPI.register(on: &router, context: context)
         UsersMutesAPI.register(on: &router, context: context)
+        UsersDecisionsAPI.register(on: &router, context: context)
         TopicsAPI.register(on: &router, context: context)
         DevicesAPI.register(on: &router, context: context)
         FeedbackAPI.register(on: &router, context: context)
