@@ -131,18 +131,12 @@ public enum EventRepository {
         }
     }
 
+    // `herald_record_progress` (migration 0020) holds the UPDATE, so that its plan is made once per session.
     static let progress = Query(
         name: "events_progress",
         sql: """
-            UPDATE events AS e
-            SET state = CASE WHEN p.done THEN 'decided' ELSE 'pending' END,
-                decided_at = CASE WHEN p.done THEN $1::timestamptz END,
-                fanout_after = CASE WHEN p.done THEN NULL ELSE p.after END,
-                recipients_decided = e.recipients_decided + p.recipients,
-                outcome = COALESCE(p.outcome, e.outcome)
-            FROM unnest($2::bigint[], $3::boolean[], $4::text[], $5::integer[], $8::text[])
-                AS p(seq, done, after, recipients, outcome)
-            WHERE e.seq = p.seq AND e.seq BETWEEN $6 AND $7
+            SELECT herald_record_progress(
+                $1::timestamptz, $2::bigint[], $3::boolean[], $4::text[], $5::integer[], $6, $7, $8::text[])
             """)
 
     /// Marks events decided (or records the next topic page) in the worker's transaction. The batch's seq range

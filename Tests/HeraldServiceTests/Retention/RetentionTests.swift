@@ -142,6 +142,51 @@ struct RetentionTests {
         #expect(try settings.single().string(0) == "enable_sort=off plpgsql")
     }
 
+    @Test func oneProgressCallRecordsEventsOfSeveralDayPartitions() async throws {
+        let harness = try await PipelineHarness.make(start: Date())
+        defer { harness.close() }
+        try await harness.category(PipelineHarness.chatCategory())
+        let today = try await harness.database { try RetentionRepository.today(on: $0) }
+        _ = try await harness.database {
+            try RetentionRepository.ensurePartitions(from: today - 2, through: today - 1, on: $0)
+        }
+        for day in [today - 2, today - 1] {
+            try await Self.history(harness, day: day, eventState: "pending", deliveryState: "sent")
+        }
+        let accepted = await harness.send(
+            .post, "/v1/events", json: PipelineHarness.event(id: "today-1", occurredAt: harness.clock.now))
+        #expect(accepted.status == .accepted)
+        let seqs = try await harness.sql("SELECT seq FROM events ORDER BY seq").map { try $0.int64(0) }
+        #expect(seqs.count == 3)
+        let now = harness.clock.now
+        // The oldest is done, the next has a topic page left, the newest reached nobody for its own reason.
+        let progress = [
+            EventProgress(seq: seqs[0], done: true, fanoutAfter: nil, recipients: 2),
+            EventProgress(seq: seqs[1], done: false, fanoutAfter: "u7", recipients: 5),
+            EventProgress(seq: seqs[2], done: true, fanoutAfter: nil, recipients: 0, outcome: "rejected.undecodable"),
+        ]
+        let updated = try await harness.database { connection in
+            try connection.transaction { try $0.pipeline([EventRepository.progressQuery(progress, at: now)]) }
+        }
+        #expect(try updated[0].single().int(0) == 3)
+        let rows = try await harness.sql(
+            """
+            SELECT state, decided_at IS NOT NULL, fanout_after, recipients_decided, outcome FROM events ORDER BY seq
+            """)
+        #expect(try rows[0].string(0) == "decided" && rows[0].bool(1) && rows[0].decode(String?.self, 2) == nil)
+        #expect(try rows[0].int(3) == 2)
+        #expect(try rows[1].string(0) == "pending" && !rows[1].bool(1) && rows[1].decode(String?.self, 2) == "u7")
+        #expect(try rows[1].int(3) == 5)
+        #expect(try rows[2].string(0) == "decided" && rows[2].decode(String?.self, 4) == "rejected.undecodable")
+        // A plain statement was planned on every call; the function asks for the generic plan, made once per session.
+        let settings = try await harness.sql(
+            """
+            SELECT array_to_string(p.proconfig, ',') || ' ' || l.lanname
+            FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang WHERE p.proname = 'herald_record_progress'
+            """)
+        #expect(try settings.single().string(0) == "plan_cache_mode=force_generic_plan plpgsql")
+    }
+
     /// One day of history: an event with its key, a decision, a digest and a delivery.
     static func history(
         _ harness: PipelineHarness, day: Int, eventState: String, deliveryState: String,
