@@ -39,7 +39,11 @@ enum Conninfo {
     }
 
     /// The caller's settings plus what every Herald session relies on: UTF-8, ISO dates in UTC, a connect timeout.
-    static func sessionSettings(for conninfo: String) throws -> [(key: String, value: String)] {
+    /// Server options come from the conninfo's `options`, or else from `PGOPTIONS` as libpq would take them (the
+    /// `options` Herald always sets would otherwise hide the variable).
+    static func sessionSettings(
+        for conninfo: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> [(key: String, value: String)] {
         var settings = try parse(conninfo)
         func set(_ key: String, _ value: (String?) -> String) {
             let index = settings.firstIndex { $0.key == key }
@@ -48,7 +52,8 @@ enum Conninfo {
         }
         set("client_encoding") { _ in "UTF8" }
         set("options") { existing in
-            [existing, "-c DateStyle=ISO -c TimeZone=UTC"].compactMap { $0 }.joined(separator: " ")
+            [existing ?? environment["PGOPTIONS"], "-c DateStyle=ISO -c TimeZone=UTC"].compactMap { $0 }
+                .joined(separator: " ")
         }
         set("connect_timeout") { existing in existing ?? "10" }
         // A peer that vanished (a host down, a cut network) is noticed within about a minute, not hours.

@@ -84,6 +84,18 @@ import Testing
         #expect(added == "dbname='x' options='-c a=b -c lock_timeout=5000'")
     }
 
+    @Test func serverOptionsComeFromTheConninfoOrElseFromPGOPTIONS() throws {
+        func options(_ conninfo: String, _ environment: [String: String]) throws -> String? {
+            try Conninfo.sessionSettings(for: conninfo, environment: environment).first { $0.key == "options" }?.value
+        }
+        let fromEnvironment = ["PGOPTIONS": "-c plan_cache_mode=force_generic_plan"]
+        #expect(
+            try options("dbname=x", fromEnvironment)
+                == "-c plan_cache_mode=force_generic_plan -c DateStyle=ISO -c TimeZone=UTC")
+        #expect(try options("dbname=x options='-c a=b'", fromEnvironment) == "-c a=b -c DateStyle=ISO -c TimeZone=UTC")
+        #expect(try options("dbname=x", [:]) == "-c DateStyle=ISO -c TimeZone=UTC")
+    }
+
     @Test func sessionsKeepTheirPeerAliveChecked() throws {
         let settings = try Conninfo.sessionSettings(for: "dbname=x keepalives_idle=60")
         let byKey = Dictionary(settings.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })

@@ -187,6 +187,27 @@ struct RetentionTests {
         #expect(try settings.single().string(0) == "plan_cache_mode=force_generic_plan plpgsql")
     }
 
+    @Test func theDayNumberIsTheUTCDayAndIsInlinedIntoEveryRowDefault() async throws {
+        let harness = try await PipelineHarness.make(start: Date())
+        defer { harness.close() }
+        // Every 37 minutes 13.123457 seconds from 1960 to 2101, and both sides of a few midnights.
+        let wrong = try await harness.sql(
+            """
+            SELECT count(*) FROM (
+                SELECT timestamptz '1960-01-01 00:00:00+00' + g * interval '37 minutes 13.123457 seconds' AS t
+                FROM generate_series(0, 2000000) g
+                UNION ALL
+                SELECT timestamptz '2026-12-04 00:00:00+00' + d * interval '1 day' + s * interval '1 microsecond'
+                FROM generate_series(-3, 3) d, generate_series(-1, 0) s
+            ) x WHERE herald_day_number(t) <> floor(extract(epoch FROM t) / 86400)::integer
+            """)
+        #expect(try wrong.single().int(0) == 0)
+        // Inlined, the default is an expression of `now()`, not a call of the function for each row inserted.
+        let plan = try await harness.sql("EXPLAIN (VERBOSE) SELECT herald_day_number(now())")
+        let text = try plan.map { try $0.string(0) }.joined(separator: "\n")
+        #expect(text.contains("floor") && !text.contains("herald_day_number"), "\(text)")
+    }
+
     /// One day of history: an event with its key, a decision, a digest and a delivery.
     static func history(
         _ harness: PipelineHarness, day: Int, eventState: String, deliveryState: String,
