@@ -57,6 +57,7 @@ extension Event {
                     message: "must be an app's deep link or an https:// address of at most "
                         + "\(NotificationMedia.maxBytes) bytes"))
         }
+        if let ciphertext { errors += ciphertext.validate() }
         if let actorName, actorName.utf8.count > 256 {
             errors.append(
                 FieldError(pointer: "/actor_name", code: "invalid_length", message: "at most 256 bytes"))

@@ -104,7 +104,9 @@ extension Decider {
             cursor: FeedCursor(position: feedPosition).text,
             timing: timing, sendAt: sendAt, expiresAt: expiresAt, into: &result)
         decision.deliveries = fanned.queued
-        return finish(DecisionOrder.sent(timing, imageDropped: fanned.imageDropped))
+        return finish(
+            DecisionOrder.sent(
+                timing, imageDropped: fanned.imageDropped, ciphertextFetched: fanned.ciphertextFetched))
     }
 
     /// Admits one push through the user's buckets, recording their new state; required categories, and those

@@ -49,9 +49,11 @@ struct IngestBatch: Sendable {
     /// The distinct events to store, in order of first appearance.
     private(set) var rows: [EventIngestRow] = []
     private var items: [Item] = []
+    private let parsed: [IncomingEvent.Parsed]
 
     /// Sorts parsed events into rows to store and repeats of them.
     init(_ parsed: [IncomingEvent.Parsed]) {
+        self.parsed = parsed
         var firstByKey: [String: Int] = [:]
         for event in parsed {
             switch event {
@@ -70,6 +72,27 @@ struct IngestBatch: Sendable {
                         row: first ?? rows.count - 1, repeats: first != nil))
             }
         }
+    }
+
+    /// The round with every ciphertext refused that its event's category does not carry (`Ciphertext.admission`),
+    /// as of `connection`: the categories are read only when some event carries one. An unknown category is left
+    /// for the ingest statement to report.
+    func admittingCiphertext(on connection: PostgresConnection) throws -> IngestBatch {
+        let encrypted = Set(
+            parsed.compactMap { item -> String? in
+                guard case .event(let incoming) = item, incoming.event.ciphertext != nil else { return nil }
+                return incoming.event.category
+            })
+        guard !encrypted.isEmpty else { return self }
+        let categories = try CategoryRepository.categories(ids: encrypted.sorted(), on: connection)
+        return IngestBatch(
+            parsed.map { item in
+                guard case .event(let incoming) = item, incoming.event.ciphertext != nil,
+                    let category = categories[incoming.event.category],
+                    let refusal = HeraldCore.Ciphertext.admission(in: category)
+                else { return item }
+                return .invalid([refusal])
+            })
     }
 
     /// The number of events in the round.
