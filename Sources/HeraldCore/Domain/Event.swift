@@ -52,6 +52,8 @@ public struct Event: Sendable, Hashable, Codable {
     public var link: String? = nil
     /// End-to-end encrypted content for the app to decrypt, one for every device or one per installation.
     public var ciphertext: Ciphertext? = nil
+    /// For a `live_activity` category: the activity it updates or ends; its content state is `data`.
+    public var liveActivity: LiveActivityUpdate? = nil
 
     /// Creates an event.
     public init(
@@ -68,7 +70,8 @@ public struct Event: Sendable, Hashable, Codable {
         collapseKey: String? = nil,
         imageURL: String? = nil,
         link: String? = nil,
-        ciphertext: Ciphertext? = nil
+        ciphertext: Ciphertext? = nil,
+        liveActivity: LiveActivityUpdate? = nil
     ) {
         self.source = source
         self.id = id
@@ -84,6 +87,7 @@ public struct Event: Sendable, Hashable, Codable {
         self.imageURL = imageURL
         self.link = link
         self.ciphertext = ciphertext
+        self.liveActivity = liveActivity
     }
 
     enum CodingKeys: String, CodingKey {
@@ -95,6 +99,7 @@ public struct Event: Sendable, Hashable, Codable {
         case collapseKey = "collapse_key"
         case imageURL = "image_url"
         case link, ciphertext
+        case liveActivity = "live_activity"
     }
 
     /// Decodes an event; `data` may be omitted.
@@ -114,6 +119,7 @@ public struct Event: Sendable, Hashable, Codable {
         imageURL = try c.decodeIfPresent(String.self, forKey: .imageURL)
         link = try c.decodeIfPresent(String.self, forKey: .link)
         ciphertext = try c.decodeIfPresent(Ciphertext.self, forKey: .ciphertext)
+        liveActivity = try c.decodeIfPresent(LiveActivityUpdate.self, forKey: .liveActivity)
     }
 }
 

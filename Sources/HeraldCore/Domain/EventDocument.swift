@@ -18,6 +18,7 @@ public enum EventDocument {
         ]
         for (name, value) in optional { if let value { members[name] = .string(value) } }
         if let ciphertext = event.ciphertext { members["ciphertext"] = ciphertext.json }
+        if let update = event.liveActivity { members["live_activity"] = update.json }
         return String(decoding: JSONValue.object(members).serialized(), as: UTF8.self)
     }
 
@@ -42,7 +43,7 @@ public enum EventDocument {
             source: source, id: id, category: category, recipients: recipients, actor: fields.actor,
             actorName: fields.actorName, threadId: fields.threadId, itemId: fields.itemId, data: data,
             occurredAt: occurredAt, collapseKey: fields.collapseKey, imageURL: fields.imageURL, link: fields.link,
-            ciphertext: fields.ciphertext)
+            ciphertext: fields.ciphertext, liveActivity: fields.liveActivity)
     }
 
     /// The members read so far.
@@ -52,6 +53,7 @@ public enum EventDocument {
         var recipients: Event.Recipients?
         var data: [String: JSONValue]?
         var ciphertext: Ciphertext?
+        var liveActivity: LiveActivityUpdate?
 
         mutating func read(_ name: String, _ parser: inout JSONParser) throws(JSONParser.Malformed) {
             switch name {
@@ -71,6 +73,11 @@ public enum EventDocument {
                 let value = try parser.readValue()
                 guard value.isNull || Ciphertext(json: value) != nil else { throw JSONParser.Malformed() }
                 ciphertext = Ciphertext(json: value)
+            case "live_activity":
+                let value = try parser.readValue()
+                var errors: [FieldError] = []
+                liveActivity = value.isNull ? nil : LiveActivityUpdate(json: value, errors: &errors)
+                guard errors.isEmpty else { throw JSONParser.Malformed() }
             case "data":
                 guard case .object(let members) = try parser.readValue() else { throw JSONParser.Malformed() }
                 data = members

@@ -57,6 +57,14 @@ extension Decider {
             userId: userId, category: category, state: state, badge: decision.badge, timing: timing,
             now: now)
 
+        if category.kind == .liveActivity {
+            let (stop, queued) = decideLiveActivity(
+                userId, event: event, category: category, state: state, timing: timing,
+                notificationId: decision.notificationId!, expiresAt: expiresAt, now: now, into: &result)
+            decision.deliveries = queued
+            return finish(stop)
+        }
+
         // 9. Digest preference.
         if preference.setting == .digest {
             let key = Self.digestKey(for: category)

@@ -24,6 +24,10 @@ import Foundation
 ///     `ciphertext_fetch` when the ciphertext did not fit some device's and that push says `fetch` instead (the
 ///     app pulls the ciphertext from its feed item).
 ///
+/// A `live_activity` category leaves out steps 9 and 10: its devices (step 8) are the Apple devices with a push
+/// token for the event's activity (`no_devices` with detail `no_activity_token` when none has one), and its push
+/// is a `liveactivity` update (`Decider.decideLiveActivity`).
+///
 /// A detail holding several notes lists them with commas: `zone_unknown,image_dropped,ciphertext_fetch`.
 enum DecisionOrder {
     /// A step that ended the decision: its outcome, detail and, for held notifications, when they go.

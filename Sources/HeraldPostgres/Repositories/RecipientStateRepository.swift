@@ -92,7 +92,7 @@ public enum RecipientStateRepository {
             BoundQuery(mutes, [requested, now]), BoundQuery(devices, [requested]), BoundQuery(unread, [requested]),
             BoundQuery(buckets, [requested]), BoundQuery(groups, [requested]), BoundQuery(budgets, [requested]),
             BoundQuery(timers, [requested, now]), BoundQuery(feedPositions, [requested]),
-            BoundQuery(dismissalStreaks, [requested]),
+            BoundQuery(dismissalStreaks, [requested]), BoundQuery(LiveActivityRepository.ofUsers, [requested]),
         ])
         for row in all[0] {
             let profile = try Self.profile(row)
@@ -148,6 +148,13 @@ public enum RecipientStateRepository {
         for row in results[9] {
             snapshot.dismissalStreaks[try row.string("user_id"), default: [:]][try row.string("category_id")] =
                 try row.int("streak")
+        }
+        for row in results[10] {
+            let user = try row.string("user_id")
+            let installation = try row.string("installation_id")
+            guard let index = snapshot.devices[user]?.firstIndex(where: { $0.installationId == installation })
+            else { continue }
+            snapshot.devices[user]![index].liveActivityTokens[try row.string("activity_id")] = try row.string("token")
         }
         return snapshot
     }

@@ -55,7 +55,7 @@ enum EventsAPI {
             let now = environment.context.clock()
             let stored = try environment.database { [batch] connection -> (IngestBatch, [EventIngestOutcome])? in
                 guard try environment.backlog.admits(on: connection) else { return nil }
-                let admitted = try batch.admittingCiphertext(on: connection)
+                let admitted = try batch.admittingByCategory(on: connection)
                 return (admitted, try EventRepository.ingest(admitted.rows, acceptedAt: now, on: connection))
             }
             guard let stored else {

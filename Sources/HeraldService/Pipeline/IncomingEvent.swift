@@ -20,7 +20,7 @@ struct IncomingEvent: Sendable {
     /// The members an event may have.
     static let members: Set<String> = [
         "id", "source", "category", "occurred_at", "actor", "actor_name", "recipients", "topic", "thread_id",
-        "item_id", "data", "collapse_key", "image_url", "link", "ciphertext",
+        "item_id", "data", "collapse_key", "image_url", "link", "ciphertext", "live_activity",
     ]
 
     /// The row for the inbox.
@@ -67,7 +67,8 @@ struct IncomingEvent: Sendable {
             actor: reader.string("actor"), actorName: reader.string("actor_name"),
             threadId: reader.string("thread_id"), itemId: reader.string("item_id"), data: data,
             occurredAt: occurredAt ?? Date(timeIntervalSince1970: 0), collapseKey: collapseKey,
-            imageURL: reader.string("image_url"), link: reader.string("link"), ciphertext: reader.ciphertext())
+            imageURL: reader.string("image_url"), link: reader.string("link"), ciphertext: reader.ciphertext(),
+            liveActivity: reader.liveActivity())
         if id != nil, category != nil {
             for error in event.validate() where !reader.hasError(at: error.pointer) {
                 reader.fail(error.pointer, error.message)
@@ -168,6 +169,12 @@ struct EventFieldReader {
             fail("/ciphertext", "must be a base64 string or an object of base64 strings by installation id")
             return nil
         }
+    }
+
+    /// `live_activity`: `{activity_id, event, stale_date, dismissal_date}`; null counts as absent.
+    mutating func liveActivity() -> LiveActivityUpdate? {
+        guard let value = members["live_activity"], !value.isNull else { return nil }
+        return LiveActivityUpdate(json: PreviewRequest.core(value), errors: &errors)
     }
 
     /// `data`: an object; null or absent is empty.

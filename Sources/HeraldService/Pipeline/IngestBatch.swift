@@ -74,24 +74,24 @@ struct IngestBatch: Sendable {
         }
     }
 
-    /// The round with every ciphertext refused that its event's category does not carry (`Ciphertext.admission`),
-    /// as of `connection`: the categories are read only when some event carries one. An unknown category is left
-    /// for the ingest statement to report.
-    func admittingCiphertext(on connection: PostgresConnection) throws -> IngestBatch {
-        let encrypted = Set(
+    /// The round with every event refused whose category does not take its members (`Event.admission(in:)`: a
+    /// ciphertext, a Live Activity update), as of `connection`: the categories are read only when some event carries
+    /// such a member. An unknown category is left for the ingest statement to report.
+    func admittingByCategory(on connection: PostgresConnection) throws -> IngestBatch {
+        let judged = Set(
             parsed.compactMap { item -> String? in
-                guard case .event(let incoming) = item, incoming.event.ciphertext != nil else { return nil }
+                guard case .event(let incoming) = item, incoming.event.needsCategoryAdmission else { return nil }
                 return incoming.event.category
             })
-        guard !encrypted.isEmpty else { return self }
-        let categories = try CategoryRepository.categories(ids: encrypted.sorted(), on: connection)
+        guard !judged.isEmpty else { return self }
+        let categories = try CategoryRepository.categories(ids: judged.sorted(), on: connection)
         return IngestBatch(
             parsed.map { item in
-                guard case .event(let incoming) = item, incoming.event.ciphertext != nil,
-                    let category = categories[incoming.event.category],
-                    let refusal = HeraldCore.Ciphertext.admission(in: category)
+                guard case .event(let incoming) = item, incoming.event.needsCategoryAdmission,
+                    let category = categories[incoming.event.category]
                 else { return item }
-                return .invalid([refusal])
+                let refusals = incoming.event.admission(in: category)
+                return refusals.isEmpty ? item : .invalid(refusals)
             })
     }
 

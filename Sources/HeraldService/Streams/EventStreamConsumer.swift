@@ -76,7 +76,7 @@ struct EventStreamConsumer: BackgroundService {
             let stored = try pool.withConnectionBlocking {
                 [backlog, batch] connection -> (InboundEventBatch, [EventIngestOutcome])? in
                 guard try backlog.admits(on: connection) else { return nil }
-                let admitted = try batch.admittingCiphertext(on: connection)
+                let admitted = try batch.admittingByCategory(on: connection)
                 return (admitted, try EventRepository.ingest(admitted.rows, acceptedAt: now, on: connection))
             }
             guard let stored else {

@@ -40,10 +40,11 @@ struct InboundEventBatch: Sendable {
         round = IngestBatch(parsed)
     }
 
-    /// The batch with the ciphertexts refused that their categories do not carry (`IngestBatch.admittingCiphertext`).
-    func admittingCiphertext(on connection: PostgresConnection) throws -> InboundEventBatch {
+    /// The batch with the events refused whose categories do not take their members
+    /// (`IngestBatch.admittingByCategory`).
+    func admittingByCategory(on connection: PostgresConnection) throws -> InboundEventBatch {
         var admitted = self
-        admitted.round = try round.admittingCiphertext(on: connection)
+        admitted.round = try round.admittingByCategory(on: connection)
         return admitted
     }
 
