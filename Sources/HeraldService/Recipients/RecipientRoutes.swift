@@ -1,6 +1,7 @@
 import HeraldHTTP
 
-/// The routes about recipients: users, preferences, mutes, topics, devices (and their Live Activities), feedback and bulk import.
+/// The routes about recipients: users, preferences, mutes, topics, devices and their Live Activities, feedback and
+/// bulk import.
 enum RecipientRoutes {
     static func register(on router: inout Router, context: ServiceContext) {
         ImportAPI.register(on: &router, context: context)
