@@ -17,12 +17,14 @@ extension Category: Codable {
         case imageTemplate = "image_template"
         case linkTemplate = "link_template"
         case relevanceScore = "relevance_score"
+        case kind
     }
 
     /// Decodes a category, filling omitted fields with the defaults of `init`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = Category(id: "", name: "")
+        let kind = try c.decodeIfPresent(Kind.self, forKey: .kind) ?? .notification
         self.init(
             id: try c.decode(String.self, forKey: .id),
             name: try c.decode(String.self, forKey: .name),
@@ -36,7 +38,7 @@ extension Category: Codable {
             interruptionLevel: try c.decodeIfPresent(InterruptionLevel.self, forKey: .interruptionLevel)
                 ?? defaults.interruptionLevel,
             quietHours: try c.decodeIfPresent(QuietHoursPolicy.self, forKey: .quietHours)
-                ?? defaults.quietHours,
+                ?? Category.defaultQuietHours(for: kind),
             ttlSeconds: try c.decodeIfPresent(Int.self, forKey: .ttlSeconds) ?? defaults.ttlSeconds,
             collapse: try c.decodeIfPresent(CollapseRule.self, forKey: .collapse),
             rateLimit: try c.decodeIfPresent(RateLimitRule.self, forKey: .rateLimit),
@@ -56,6 +58,7 @@ extension Category: Codable {
             linkTemplate: try c.decodeIfPresent(String.self, forKey: .linkTemplate),
             relevanceScore: try c.decodeIfPresent(Double.self, forKey: .relevanceScore)
         )
+        self.kind = kind
     }
 
     /// Encodes every field, absent optionals as omitted keys.
@@ -84,5 +87,6 @@ extension Category: Codable {
         try c.encodeIfPresent(imageTemplate, forKey: .imageTemplate)
         try c.encodeIfPresent(linkTemplate, forKey: .linkTemplate)
         try c.encodeIfPresent(relevanceScore, forKey: .relevanceScore)
+        try c.encode(kind, forKey: .kind)
     }
 }

@@ -1,5 +1,21 @@
 /// The closed vocabularies a category chooses from; raw values are the wire spellings.
 extension Category {
+    /// What a category's events become.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Notifications, by the category's delivery mode.
+        case notification
+        /// `liveactivity` pushes updating or ending an iOS Live Activity, to the devices that registered a push
+        /// token for the event's activity. Quiet hours default to `bypass` (an activity shows what is happening
+        /// now, silently); they may be `defer` or `drop`, never `silent`.
+        case liveActivity = "live_activity"
+    }
+
+    /// The quiet-hours policy of a category of `kind` that names none: `bypass` for Live Activities, which show
+    /// what is happening now and make no sound; `defer` for notifications.
+    public static func defaultQuietHours(for kind: Kind) -> QuietHoursPolicy {
+        kind == .liveActivity ? .bypass : .defer
+    }
+
     /// Who writes the notification text.
     public enum DeliveryMode: String, Sendable, Hashable, Codable, CaseIterable {
         /// Herald writes the final localized text; the OS shows it with no app code.

@@ -57,6 +57,13 @@ extension Category {
                         : "must render an https:// address")
             }
         }
+        if kind == .liveActivity {
+            // An activity shows the newest state: a burst has nothing to fold, and there is no sound to silence.
+            if collapse != nil { fail("/collapse", "not_allowed", "a live_activity category does not collapse") }
+            if quietHours == .silent {
+                fail("/quiet_hours", "not_allowed", "a live_activity category takes bypass, defer or drop")
+            }
+        }
         if let relevanceScore, !(0...1).contains(relevanceScore) {
             fail("/relevance_score", "out_of_range", "must be between 0 and 1")
         }

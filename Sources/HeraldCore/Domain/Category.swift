@@ -35,6 +35,8 @@ public struct Category: Sendable, Hashable {
     public var linkTemplate: String?
     /// How relevant the category's notifications are (0 to 1): orders them inside iOS's Scheduled Summary.
     public var relevanceScore: Double?
+    /// What its events become: notifications, or updates of an iOS Live Activity.
+    public var kind: Kind = .notification
 
     /// Creates a category; every rule but the identity has a conservative default.
     public init(

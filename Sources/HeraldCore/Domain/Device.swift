@@ -43,6 +43,8 @@ public struct Device: Sendable, Hashable, Codable {
     public var appBuildsNotifications: Bool
     public var active: Bool
     public var lastRegisteredAt: Date
+    /// The push tokens of the iOS Live Activities running on this device, by the app's activity id (APNs only).
+    public var liveActivityTokens: [String: String] = [:]
 
     /// Creates a device.
     public init(

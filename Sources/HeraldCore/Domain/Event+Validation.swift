@@ -5,6 +5,24 @@ extension Event {
     /// The most explicit user ids one event may name; larger audiences use a topic.
     public static let maxUserIds = 10_000
 
+    /// Whether members that only some categories take need `category` to judge them: a ciphertext or a Live
+    /// Activity update.
+    public var needsCategoryAdmission: Bool { ciphertext != nil || liveActivity != nil }
+
+    /// Why `category` refuses the event's members: a ciphertext where no app runs first (`Ciphertext.admission`),
+    /// a Live Activity update in a category of notifications.
+    public func admission(in category: Category) -> [FieldError] {
+        var errors: [FieldError] = []
+        if ciphertext != nil, let refusal = Ciphertext.admission(in: category) { errors.append(refusal) }
+        if liveActivity != nil, category.kind != .liveActivity {
+            errors.append(
+                FieldError(
+                    pointer: "/live_activity", code: "not_allowed",
+                    message: "only a category of kind live_activity updates a Live Activity"))
+        }
+        return errors
+    }
+
     /// Every invalid field, each with its JSON pointer.
     public func validate() -> [FieldError] {
         var errors: [FieldError] = []
@@ -56,6 +74,14 @@ extension Event {
                     pointer: "/link", code: "invalid_format",
                     message: "must be an app's deep link or an https:// address of at most "
                         + "\(NotificationMedia.maxBytes) bytes"))
+        }
+        if let ciphertext { errors += ciphertext.validate() }
+        if liveActivity != nil, JSONValue.object(data).serialized().count > LiveActivityUpdate.maxContentStateBytes {
+            errors.append(
+                FieldError(
+                    pointer: "/data", code: "invalid_length",
+                    message: "a live activity's content state is at most \(LiveActivityUpdate.maxContentStateBytes) "
+                        + "bytes of JSON"))
         }
         if let actorName, actorName.utf8.count > 256 {
             errors.append(

@@ -50,6 +50,10 @@ public struct Event: Sendable, Hashable, Codable {
     /// Where a tap leads (an app's deep link or an `https://` address), in place of the category's
     /// `link_template`.
     public var link: String? = nil
+    /// End-to-end encrypted content for the app to decrypt, one for every device or one per installation.
+    public var ciphertext: Ciphertext? = nil
+    /// For a `live_activity` category: the activity it updates or ends; its content state is `data`.
+    public var liveActivity: LiveActivityUpdate? = nil
 
     /// Creates an event.
     public init(
@@ -65,7 +69,9 @@ public struct Event: Sendable, Hashable, Codable {
         occurredAt: Date,
         collapseKey: String? = nil,
         imageURL: String? = nil,
-        link: String? = nil
+        link: String? = nil,
+        ciphertext: Ciphertext? = nil,
+        liveActivity: LiveActivityUpdate? = nil
     ) {
         self.source = source
         self.id = id
@@ -80,6 +86,8 @@ public struct Event: Sendable, Hashable, Codable {
         self.collapseKey = collapseKey
         self.imageURL = imageURL
         self.link = link
+        self.ciphertext = ciphertext
+        self.liveActivity = liveActivity
     }
 
     enum CodingKeys: String, CodingKey {
@@ -90,7 +98,8 @@ public struct Event: Sendable, Hashable, Codable {
         case occurredAt = "occurred_at"
         case collapseKey = "collapse_key"
         case imageURL = "image_url"
-        case link
+        case link, ciphertext
+        case liveActivity = "live_activity"
     }
 
     /// Decodes an event; `data` may be omitted.
@@ -109,6 +118,8 @@ public struct Event: Sendable, Hashable, Codable {
         collapseKey = try c.decodeIfPresent(String.self, forKey: .collapseKey)
         imageURL = try c.decodeIfPresent(String.self, forKey: .imageURL)
         link = try c.decodeIfPresent(String.self, forKey: .link)
+        ciphertext = try c.decodeIfPresent(Ciphertext.self, forKey: .ciphertext)
+        liveActivity = try c.decodeIfPresent(LiveActivityUpdate.self, forKey: .liveActivity)
     }
 }
 

@@ -17,12 +17,15 @@ public enum EventDocument {
             ("link", event.link),
         ]
         for (name, value) in optional { if let value { members[name] = .string(value) } }
+        if let ciphertext = event.ciphertext { members["ciphertext"] = ciphertext.json }
+        if let update = event.liveActivity { members["live_activity"] = update.json }
         return String(decoding: JSONValue.object(members).serialized(), as: UTF8.self)
     }
 
     /// The event a stored document holds, or nil when it does not decode: `source`, `id`, `category` and
     /// `occurred_at` must be strings (the last a date-time), `recipients` and `data` objects; the optional members
-    /// are absent, null or strings. Members it does not know are passed over.
+    /// are absent, null or strings (`ciphertext` a string or an object of strings). Members it does not know are
+    /// passed over.
     public static func decode(_ document: [UInt8]) -> Event? {
         var fields = Fields()
         var parser = JSONParser(document)
@@ -39,7 +42,8 @@ public enum EventDocument {
         return Event(
             source: source, id: id, category: category, recipients: recipients, actor: fields.actor,
             actorName: fields.actorName, threadId: fields.threadId, itemId: fields.itemId, data: data,
-            occurredAt: occurredAt, collapseKey: fields.collapseKey, imageURL: fields.imageURL, link: fields.link)
+            occurredAt: occurredAt, collapseKey: fields.collapseKey, imageURL: fields.imageURL, link: fields.link,
+            ciphertext: fields.ciphertext, liveActivity: fields.liveActivity)
     }
 
     /// The members read so far.
@@ -48,6 +52,8 @@ public enum EventDocument {
         var actor, actorName, threadId, itemId, collapseKey, imageURL, link: String?
         var recipients: Event.Recipients?
         var data: [String: JSONValue]?
+        var ciphertext: Ciphertext?
+        var liveActivity: LiveActivityUpdate?
 
         mutating func read(_ name: String, _ parser: inout JSONParser) throws(JSONParser.Malformed) {
             switch name {
@@ -63,6 +69,15 @@ public enum EventDocument {
             case "image_url": imageURL = try parser.readOptionalString()
             case "link": link = try parser.readOptionalString()
             case "recipients": recipients = try Self.recipients(&parser)
+            case "ciphertext":
+                let value = try parser.readValue()
+                guard value.isNull || Ciphertext(json: value) != nil else { throw JSONParser.Malformed() }
+                ciphertext = Ciphertext(json: value)
+            case "live_activity":
+                let value = try parser.readValue()
+                var errors: [FieldError] = []
+                liveActivity = value.isNull ? nil : LiveActivityUpdate(json: value, errors: &errors)
+                guard errors.isEmpty else { throw JSONParser.Malformed() }
             case "data":
                 guard case .object(let members) = try parser.readValue() else { throw JSONParser.Malformed() }
                 data = members

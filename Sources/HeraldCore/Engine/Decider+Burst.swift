@@ -78,22 +78,29 @@ extension Decider {
         return notificationId
     }
 
-    /// Queues one event's alert to every active device; returns how many, and whether the image had to be left out
-    /// of any to fit its platform's limit.
+    /// What queueing one event's alert did: how many deliveries, and whether some device's push had to leave out
+    /// its image, or say `fetch` in place of its ciphertext, to fit its platform's limit.
+    struct FannedOut {
+        var queued = 0
+        var imageDropped = false
+        var ciphertextFetched = false
+    }
+
+    /// Queues one event's alert to every active device. A device whose app builds notifications gets the event's
+    /// ciphertext for it, if any, beside the fallback text (`Category.DeliveryMode.forDevice`).
     func fanOutAlert(
         event: Event, category: Category, state: RecipientState, devices: [Device], thread: String?,
         notificationId: String, collapseId: String, badge: Int?, cursor: String? = nil, timing: QuietHoursTiming,
         sendAt: Date,
         expiresAt: Date, into result: inout DecisionResult
-    ) -> (queued: Int, imageDropped: Bool) {
+    ) -> FannedOut {
         let arguments = MessageText.eventArguments(event, category: category)
         let image = NotificationMedia.image(for: event, category: category)
         let link = NotificationMedia.link(for: event, category: category)
-        var queued = 0
-        var imageDropped = false
+        var fanned = FannedOut()
         var memo = MessageText.Memo()
         for device in devices {
-            let mode = device.appBuildsNotifications ? category.deliveryMode : .system
+            let mode = Category.DeliveryMode.forDevice(device, category: category, encrypted: event.ciphertext != nil)
             let text = memo.text(mode: mode, device: device) {
                 MessageText.render(
                     .alert, category: category, mode: mode, device: device, profile: state.profile,
@@ -110,12 +117,14 @@ extension Decider {
             content.imageURL = image
             content.link = link
             content.relevanceScore = category.relevanceScore
+            if mode.carriesCiphertext { content.ciphertext = event.ciphertext?.value(for: device.installationId) }
             if let built = PayloadBuilder.build(content, to: device, userId: state.profile.id) {
                 result.deliveries.append(built.delivery)
-                imageDropped = imageDropped || built.imageDropped
-                queued += 1
+                fanned.imageDropped = fanned.imageDropped || built.imageDropped
+                fanned.ciphertextFetched = fanned.ciphertextFetched || built.ciphertextFetched
+                fanned.queued += 1
             }
         }
-        return (queued, imageDropped)
+        return fanned
     }
 }

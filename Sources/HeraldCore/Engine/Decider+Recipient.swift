@@ -57,6 +57,14 @@ extension Decider {
             userId: userId, category: category, state: state, badge: decision.badge, timing: timing,
             now: now)
 
+        if category.kind == .liveActivity {
+            let (stop, queued) = decideLiveActivity(
+                userId, event: event, category: category, state: state, timing: timing,
+                notificationId: decision.notificationId!, expiresAt: expiresAt, now: now, into: &result)
+            decision.deliveries = queued
+            return finish(stop)
+        }
+
         // 9. Digest preference.
         if preference.setting == .digest {
             let key = Self.digestKey(for: category)
@@ -104,7 +112,9 @@ extension Decider {
             cursor: FeedCursor(position: feedPosition).text,
             timing: timing, sendAt: sendAt, expiresAt: expiresAt, into: &result)
         decision.deliveries = fanned.queued
-        return finish(DecisionOrder.sent(timing, imageDropped: fanned.imageDropped))
+        return finish(
+            DecisionOrder.sent(
+                timing, imageDropped: fanned.imageDropped, ciphertextFetched: fanned.ciphertextFetched))
     }
 
     /// Admits one push through the user's buckets, recording their new state; required categories, and those

@@ -20,9 +20,15 @@ import Foundation
 /// 11. Rate limits: the category's and the user-wide budget (`rate_limited`; `collapsed` with detail `rate_limited`
 ///     when the category collapses). New events only; a deferred push spends no token now.
 /// 12. Fan-out to every active device: `delivered`, `deferred.quiet_hours` or `silenced.quiet_hours`; detail
-///     `image_dropped` when the image did not fit some device's platform limit (it goes before any text is cut).
+///     `image_dropped` when the image did not fit some device's platform limit (it goes before any text is cut);
+///     `ciphertext_fetch` when the ciphertext did not fit some device's and that push says `fetch` instead (the
+///     app pulls the ciphertext from its feed item).
 ///
-/// A detail holding several notes lists them with commas: `zone_unknown,image_dropped`.
+/// A `live_activity` category leaves out steps 9 and 10: its devices (step 8) are the Apple devices with a push
+/// token for the event's activity (`no_devices` with detail `no_activity_token` when none has one), and its push
+/// is a `liveactivity` update (`Decider.decideLiveActivity`).
+///
+/// A detail holding several notes lists them with commas: `zone_unknown,image_dropped,ciphertext_fetch`.
 enum DecisionOrder {
     /// A step that ended the decision: its outcome, detail and, for held notifications, when they go.
     struct Stop: Error, Sendable, Hashable {
@@ -73,8 +79,9 @@ enum DecisionOrder {
     }
 
     /// Step 12: the outcome of a notification queued to the devices.
-    static func sent(_ timing: QuietHoursTiming, imageDropped: Bool = false) -> Stop {
-        let notes = [timing.note, imageDropped ? "image_dropped" : nil].compactMap { $0 }
+    static func sent(_ timing: QuietHoursTiming, imageDropped: Bool = false, ciphertextFetched: Bool = false) -> Stop {
+        let notes = [timing.note, imageDropped ? "image_dropped" : nil, ciphertextFetched ? "ciphertext_fetch" : nil]
+            .compactMap { $0 }
         let detail = notes.isEmpty ? nil : notes.joined(separator: ",")
         switch timing.verdict {
         case .deferred(let until): return Stop(outcome: .deferredQuietHours, detail: detail, until: until)

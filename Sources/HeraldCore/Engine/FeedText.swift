@@ -29,4 +29,11 @@ public enum FeedText {
         if title == nil, body == nil { return (nil, category.name) }
         return (title, body)
     }
+
+    /// The ciphertext of `event` a feed item carries for the installation `installationId`: the one its push
+    /// carried, or would have had it fit; none in a `system` category, or without an installation.
+    public static func ciphertext(event: Event, category: Category, installationId: String?) -> String? {
+        guard let installationId, category.deliveryMode.carriesCiphertext else { return nil }
+        return event.ciphertext?.value(for: installationId)
+    }
 }

@@ -65,12 +65,15 @@ extension APNsPayload {
         writer.closeObject()
     }
 
-    /// The image (`img`) and the link (`link`) among Herald's keys, at their slots.
+    /// The ciphertext (`enc`, or `fetch`), the image (`img`) and the link (`link`) among Herald's keys, at their
+    /// slots.
     static func writeMedia(
         _ content: PushContent, at slot: PayloadWriter.HeraldKeySlot, into writer: inout PayloadWriter
     ) {
         switch slot {
         case .afterCursor:
+            writer.ciphertext(content)
+            writer.fetchFlag(content, quoted: false)
             if let image = content.visibleImage {
                 writer.key("img")
                 writer.string(image)

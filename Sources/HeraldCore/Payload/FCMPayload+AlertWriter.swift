@@ -115,6 +115,7 @@ extension FCMPayload {
         writer.heraldKeys(content, quoted: true) { slot, writer in
             switch slot {
             case .afterCursor:
+                writer.ciphertext(content)
                 if let fallbackBody {
                     writer.key("fallback_body")
                     writer.string(fallbackBody)
@@ -123,6 +124,7 @@ extension FCMPayload {
                     writer.key("fallback_title")
                     writer.string(fallbackTitle)
                 }
+                writer.fetchFlag(content, quoted: true)
                 if content.mode == .app, let image = content.visibleImage {
                     writer.key("img")
                     writer.string(image)

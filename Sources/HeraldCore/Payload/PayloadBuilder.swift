@@ -1,9 +1,11 @@
 /// Wraps push content in the envelope of the device's platform, producing the queue row.
 public enum PayloadBuilder {
-    /// A queue row, and whether its image was left out to fit the platform's size limit.
+    /// A queue row, and whether its image was left out, or its ciphertext replaced by `fetch`, to fit the
+    /// platform's size limit.
     public struct Built: Sendable, Hashable {
         public var delivery: Delivery
         public var imageDropped: Bool
+        public var ciphertextFetched = false
     }
 
     /// The delivery of `content` to `device`, or `nil` when even the bare identifiers exceed the platform limit
@@ -12,7 +14,7 @@ public enum PayloadBuilder {
         build(content, to: device, userId: userId)?.delivery
     }
 
-    /// `delivery(for:to:userId:)`, telling also whether the image had to go.
+    /// `delivery(for:to:userId:)`, telling also whether the image or the ciphertext had to go.
     public static func build(_ content: PushContent, to device: Device, userId: String) -> Built? {
         let headers: [String: String]
         let body: PlatformBody.Fitted?
@@ -44,6 +46,7 @@ public enum PayloadBuilder {
             priority: priority, expiresAt: content.expiresAt, availableAt: content.availableAt,
             notificationId: content.notificationId, eventId: content.eventId,
             coalesceKey: content.coalesceKey)
-        return Built(delivery: delivery, imageDropped: body.imageDropped)
+        return Built(
+            delivery: delivery, imageDropped: body.imageDropped, ciphertextFetched: body.ciphertextFetched)
     }
 }

@@ -2,8 +2,9 @@
 extension PayloadWriter {
     /// Where a platform's own keys sort among Herald's, so `heraldKeys` can hand over to the platform there.
     enum HeraldKeySlot {
-        /// Between `cursor` and `item` (FCM's `fallback_body`, `fallback_title` and `img`; APNs' `img`; Web
-        /// Push's `data` and `image`).
+        /// Between `cursor` and `item` (Herald's `enc` and `fetch`; FCM's `fallback_body`, `fallback_title` and
+        /// `img`; APNs' `img`; Web Push's `data` and `image`). The platform writes `enc` and `fetch` where they sort
+        /// among its own keys, with `ciphertext(_:)` and `fetchFlag(_:quoted:)`.
         case afterCursor
         /// Between `kind` and `nid` (the `link` of APNs and FCM).
         case afterKind
@@ -51,6 +52,20 @@ extension PayloadWriter {
         platform(.afterThread, &self)
         key("v")
         number(1, quoted: quoted)
+    }
+
+    /// The ciphertext of a visible push (`enc`), if it carries one.
+    mutating func ciphertext(_ content: PushContent) {
+        guard let ciphertext = content.visibleCiphertext else { return }
+        key("enc")
+        string(ciphertext)
+    }
+
+    /// `fetch: true` when the ciphertext did not fit; `quoted` writes it as a string (FCM `data`).
+    mutating func fetchFlag(_ content: PushContent, quoted: Bool) {
+        guard content.visibleFetch else { return }
+        key("fetch")
+        if quoted { word("true") } else { bool(true) }
     }
 
     /// An alert's text as an object, `body` before `title` (APNs `aps.alert`, FCM `notification`, which also

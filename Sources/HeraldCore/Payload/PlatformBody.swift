@@ -2,10 +2,12 @@
 /// their limit, what a withdrawn id costs, their document and their directly written alert body; WNS fits its
 /// toasts with `visible`.
 enum PlatformBody {
-    /// A body within its platform's limit, and whether the image was left out to keep it there.
+    /// A body within its platform's limit, and whether the image was left out, or the ciphertext replaced by
+    /// `fetch`, to keep it there.
     struct Fitted: Sendable, Hashable {
         var bytes: [UInt8]
         var imageDropped = false
+        var ciphertextFetched = false
     }
 
     /// The body of `content` in at most `limit` bytes, or `nil` when even the bare identifiers do not fit.
@@ -43,9 +45,37 @@ enum PlatformBody {
             document: { WithdrawKeys.flaggingSync(document($0, $1, $2), $3) }, alertBody: alertBody)
     }
 
-    /// An alert or digest built by `build` in at most `limit` bytes: whole when it fits; else without its image,
-    /// which goes before any text is cut; then with its text shortened (`TextFitting`).
+    /// An alert or digest built by `build` in at most `limit` bytes.
+    ///
+    /// A ciphertext stays only beside the whole text: it goes into the push whole, without the image if need be;
+    /// when it still does not fit, the push says `fetch` instead and the app pulls it from the feed. Then, as for
+    /// every push: whole when it fits; else without its image, which goes before any text is cut; then with its
+    /// text shortened (`TextFitting`).
     static func visible(
+        _ content: PushContent, limit: Int,
+        build: (_ content: PushContent, _ title: String?, _ body: String?) -> [UInt8]
+    ) -> Fitted? {
+        guard content.visibleCiphertext != nil else { return withoutCiphertext(content, limit: limit, build: build) }
+        let whole = build(content, content.title, content.body)
+        if whole.count <= limit { return Fitted(bytes: whole) }
+        if content.visibleImage != nil {
+            var imageless = content
+            imageless.imageURL = nil
+            let bytes = build(imageless, imageless.title, imageless.body)
+            if bytes.count <= limit { return Fitted(bytes: bytes, imageDropped: true) }
+        }
+        var fetching = content
+        fetching.ciphertext = nil
+        fetching.fetch = true
+        return withoutCiphertext(fetching, limit: limit, build: build).map { fitted in
+            var fitted = fitted
+            fitted.ciphertextFetched = true
+            return fitted
+        }
+    }
+
+    /// `visible` for a push without a ciphertext.
+    private static func withoutCiphertext(
         _ content: PushContent, limit: Int,
         build: (_ content: PushContent, _ title: String?, _ body: String?) -> [UInt8]
     ) -> Fitted? {

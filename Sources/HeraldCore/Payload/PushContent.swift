@@ -58,6 +58,10 @@ public struct PushContent: Sendable, Hashable {
     public var link: String? = nil
     /// Where iOS ranks the notification in its Scheduled Summary, 0 to 1 (the category's `relevance_score`).
     public var relevanceScore: Double? = nil
+    /// The event's end-to-end encrypted content for this device, which the app decrypts (`enc`); alerts only.
+    public var ciphertext: String? = nil
+    /// The ciphertext did not fit the platform's limit: the app pulls it from the feed (`fetch: true`).
+    public var fetch = false
 
     /// Creates push content; optional parts default to absent.
     public init(
@@ -98,6 +102,13 @@ public struct PushContent: Sendable, Hashable {
 
     /// The image of a visible push.
     var visibleImage: String? { isVisible ? imageURL : nil }
+
+    /// The ciphertext of a visible push.
+    /// The ciphertext of a visible push in a mode whose app runs first (never in `system` mode).
+    var visibleCiphertext: String? { isVisible && mode.carriesCiphertext ? ciphertext : nil }
+
+    /// Whether a visible push tells the app to pull its ciphertext from the feed (never in `system` mode).
+    var visibleFetch: Bool { isVisible && mode.carriesCiphertext && fetch }
 
     /// The link of a visible push.
     var visibleLink: String? { isVisible ? link : nil }
@@ -147,6 +158,8 @@ public struct PushContent: Sendable, Hashable {
         if let collapseId, isVisible { keys["cid"] = .string(collapseId) }
         if let count { keys["count"] = .int(count) }
         if let cursor, isVisible, mode != .system { keys["cursor"] = .string(cursor) }
+        if let ciphertext = visibleCiphertext { keys["enc"] = .string(ciphertext) }
+        if visibleFetch { keys["fetch"] = .bool(true) }
         return keys
     }
 }

@@ -2,6 +2,10 @@ import Foundation
 
 /// The WNS request for one channel: a toast (XML) for alerts, a raw push (JSON) for withdrawals, a badge update
 /// (XML) for badge-only pushes.
+///
+/// An alert with a ciphertext (or `fetch`) is a raw push too: a toast has no member for data its app reads before
+/// it is shown, so the app's background task receives the JSON Web Push's service worker reads (with `tag` the
+/// WNS tag), decrypts and shows the toast itself, with the fallback text if it cannot.
 public enum WNSPayload {
     /// WNS rejects payloads over 5000 bytes.
     public static let maxBodyBytes = 5_000
@@ -14,7 +18,15 @@ public enum WNSPayload {
     /// withdrawal, which knows only collapse ids, could not name the toast it removes.
     public static func headers(for content: PushContent) -> [String: String] {
         var headers: [String: String] = ["X-WNS-TTL": String(content.ttlSeconds)]
+        // Raw pushes are not cached by default; the newest is worth keeping for an offline device.
+        func raw() {
+            headers["X-WNS-Type"] = "wns/raw"
+            headers["Content-Type"] = "application/octet-stream"
+            headers["X-WNS-Cache-Policy"] = "cache"
+        }
         switch content.purpose {
+        case .alert where isRaw(content), .digest where isRaw(content):
+            raw()
         case .alert, .digest:
             headers["X-WNS-Type"] = "wns/toast"
             headers["Content-Type"] = "text/xml"
@@ -25,9 +37,7 @@ public enum WNSPayload {
             headers["X-WNS-Type"] = "wns/badge"
             headers["Content-Type"] = "text/xml"
         case .withdraw:
-            headers["X-WNS-Type"] = "wns/raw"
-            headers["Content-Type"] = "application/octet-stream"
-            headers["X-WNS-Cache-Policy"] = "cache"
+            raw()
         }
         return headers
     }
@@ -39,6 +49,9 @@ public enum WNSPayload {
     static func fittedBody(for content: PushContent) -> PlatformBody.Fitted? {
         switch content.purpose {
         case .alert, .digest:
+            if isRaw(content) {
+                return PlatformBody.visible(content, limit: maxBodyBytes, build: rawAlert(for:title:body:))
+            }
             return PlatformBody.visible(content, limit: maxBodyBytes) { content, title, body in
                 Array(toast(for: content, title: title, body: body).utf8)
             }
@@ -53,6 +66,22 @@ public enum WNSPayload {
             }
             return PlatformBody.Fitted(bytes: bytes)
         }
+    }
+
+    /// Whether an alert goes raw, for its app to decrypt: it carries a ciphertext or says `fetch`.
+    static func isRaw(_ content: PushContent) -> Bool {
+        content.visibleCiphertext != nil || content.visibleFetch
+    }
+
+    /// The raw alert: Web Push's document, whose `tag` is the WNS tag the app shows its toast with, so a digest
+    /// replaces it and a withdrawal removes it as it does a toast of Herald's.
+    static func rawAlert(for content: PushContent, title: String?, body: String?) -> [UInt8] {
+        var document = WebPushPayload.document(for: content, title: title, body: body)
+        if case .object(var root) = document, let collapseId = content.collapseId {
+            root["tag"] = .string(CollapseIdentifier.wnsTag(for: collapseId))
+            document = .object(root)
+        }
+        return document.serialized()
     }
 
     /// The toast XML. A tap hands the app the notification id (`launch`) or, with a link, opens the link

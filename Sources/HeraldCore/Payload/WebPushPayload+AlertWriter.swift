@@ -25,6 +25,8 @@ extension WebPushPayload {
                     writer.string(link)
                     writer.closeObject()
                 }
+                writer.ciphertext(content)
+                writer.fetchFlag(content, quoted: false)
                 if let image = content.visibleImage {
                     writer.key("image")
                     writer.string(image)

@@ -65,9 +65,6 @@ public enum BenchRepository {
             """)
     static let eventSeqs = Query(name: "bench_event_seqs", sql: "SELECT seq FROM events WHERE source = $1 ORDER BY seq")
     static let nextSeq = Query(name: "bench_next_seq", sql: "SELECT COALESCE(max(seq), 0) + 1 FROM events")
-    static let genericPlans = Query(
-        unsafeSQL: "SET plan_cache_mode = force_generic_plan", name: "bench_generic_plans")
-    static let defaultPlans = Query(unsafeSQL: "RESET plan_cache_mode", name: "bench_default_plans")
     static let decidedSince = Query(
         name: "bench_decided_since",
         sql: """
@@ -75,15 +72,6 @@ public enum BenchRepository {
             WHERE seq >= $1 AND source = $2 AND state = 'decided'
             ORDER BY seq
             """)
-
-    /// Runs `body` with the session's prepared statements on their generic plan. The latency watcher's poll on the
-    /// partitioned events table would otherwise be planned on every call (its generic estimate counts every
-    /// partition and so never wins), which put the watcher's own planning into the phase's PostgreSQL figure.
-    public static func withGenericPlans<T>(on connection: PostgresConnection, _ body: () throws -> T) throws -> T {
-        try connection.executeScript(genericPlans)
-        defer { try? connection.executeScript(defaultPlans) }
-        return try body()
-    }
 
     /// Writes `events` decided events of the UTC day number `day` to `users` users, with their keys, decisions and
     /// sent deliveries; the day's partitions must exist.

@@ -17,6 +17,7 @@ extension RecipientStateRepository {
         case timer
         case feedPosition
         case dismissalStreak
+        case liveActivityToken
     }
 
     /// Columns: 0 piece, 1 user id, 2–12 text, 13 a time. The devices come first, so that the columns carry the
@@ -57,15 +58,33 @@ extension RecipientStateRepository {
             UNION ALL
             SELECT 10, user_id, category_id, streak::text, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
             FROM dismissal_streaks WHERE user_id = ANY($1::text[]) AND streak > 0
+            UNION ALL
+            SELECT 11, d.user_id, t.installation_id, t.activity_id, t.token, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                   NULL, NULL
+            FROM live_activity_tokens t JOIN devices d ON d.installation_id = t.installation_id
+            WHERE d.user_id = ANY($1::text[]) AND d.active
             """)
 
     /// Adds the rows of `pieces` to `snapshot`, skipping users it has no profile of (they do not exist, or were
     /// not locked). Devices come in installation order per user, due timers in due order.
     static func add(_ rows: PostgresResult, to snapshot: inout RecipientStateSnapshot) throws {
+        var activityTokens: [PostgresRow] = []
         for row in rows {
             let userId = try row.string(1)
             guard snapshot.profiles[userId] != nil, let piece = Piece(rawValue: try row.int(0)) else { continue }
-            try add(piece, row, userId: userId, to: &snapshot)
+            if piece == .liveActivityToken {
+                activityTokens.append(row)
+            } else {
+                try add(piece, row, userId: userId, to: &snapshot)
+            }
+        }
+        // A Live Activity token belongs to a device of the snapshot: added once every device is in.
+        for row in activityTokens {
+            let userId = try row.string(1)
+            let installationId = try row.string(2)
+            guard let index = snapshot.devices[userId]?.firstIndex(where: { $0.installationId == installationId })
+            else { continue }
+            snapshot.devices[userId]![index].liveActivityTokens[try row.string(3)] = try row.string(4)
         }
         for (userId, devices) in snapshot.devices where devices.count > 1 {
             snapshot.devices[userId] = devices.sorted {
@@ -114,6 +133,8 @@ extension RecipientStateRepository {
             snapshot.feedPositions[userId] = try row.int64(2)
         case .dismissalStreak:
             snapshot.dismissalStreaks[userId, default: [:]][try row.string(2)] = try row.int(3)
+        case .liveActivityToken:
+            break  // Added to its device by `add(_:to:)`, after the devices.
         }
     }
 }

@@ -49,13 +49,14 @@ enum EventsAPI {
 
     static func ingest(_ request: HTTPRequest, _ environment: PipelineEnvironment) throws -> HTTPResponse {
         let (events, isBatch) = try split(try EventBodyParser.body(of: request))
-        let batch = IngestBatch(events.map { IncomingEvent.parse($0.0) })
+        var batch = IngestBatch(events.map { IncomingEvent.parse($0.0) })
         var outcomes: [EventIngestOutcome] = []
         if !batch.rows.isEmpty {
             let now = environment.context.clock()
-            let stored = try environment.database { [rows = batch.rows] connection -> [EventIngestOutcome]? in
+            let stored = try environment.database { [batch] connection -> (IngestBatch, [EventIngestOutcome])? in
                 guard try environment.backlog.admits(on: connection) else { return nil }
-                return try EventRepository.ingest(rows, acceptedAt: now, on: connection)
+                let admitted = try batch.admittingByCategory(on: connection)
+                return (admitted, try EventRepository.ingest(admitted.rows, acceptedAt: now, on: connection))
             }
             guard let stored else {
                 environment.metrics.recordIngest(["backlog_full": events.count])
@@ -63,7 +64,7 @@ enum EventsAPI {
                     status: .serviceUnavailable, type: "backlog-full",
                     detail: "Too many events are waiting to be decided; retry later.", headers: ["Retry-After": "2"])
             }
-            outcomes = stored
+            (batch, outcomes) = stored
         }
         let results = batch.results(outcomes).enumerated().map { IngestResult(index: $0.offset, $0.element) }
         let accepted = results.filter { $0.status == .accepted }.count

@@ -3,8 +3,9 @@ import HeraldCore
 import HeraldHTTP
 import HeraldPostgres
 
-/// `GET /v1/me/feed` (the token user's notifications after a cursor, rendered in their locale) and
-/// `POST /v1/me/read` (the server-side read, for the token's user).
+/// `GET /v1/me/feed` (the token user's notifications after a cursor, rendered in their locale, with each event's
+/// ciphertext for the user's own installation named by `installation_id`) and `POST /v1/me/read` (the server-side
+/// read, for the token's user).
 enum MeFeedAPI {
     static let defaultLimit = 50
     static let maxLimit = 200
@@ -16,8 +17,15 @@ enum MeFeedAPI {
             let userId = try ClientUser.id(match)
             let after = try cursor(request)
             let limit = try PageCursor.limit(request, defaultValue: defaultLimit, maximum: maxLimit)
+            let installationId = try installation(request)
             let now = context.clock()
             let found = try environment.database { connection -> (FeedPage, [String: HeraldCore.Category])? in
+                if let installationId {
+                    guard
+                        try DeviceRepository.find(installationId: installationId, on: connection)?.device.userId
+                            == userId
+                    else { throw HTTPError.notFound("No device of yours has this installation id.") }
+                }
                 guard
                     let page = try FeedRepository.page(
                         userId: userId, after: after.position, limit: limit, on: connection)
@@ -27,7 +35,9 @@ enum MeFeedAPI {
             }
             guard let (page, categories) = found else { throw HTTPError.notFound("No user has this id.") }
             let items = page.rows.map { row in
-                item(row, category: categories[row.categoryId], profile: page.profile, environment: environment)
+                item(
+                    row, category: categories[row.categoryId], profile: page.profile, installationId: installationId,
+                    environment: environment)
             }
             let next = page.rows.last.map { FeedCursor(position: $0.position) } ?? after
             return try HTTPResponse.json(
@@ -60,19 +70,33 @@ enum MeFeedAPI {
         return cursor
     }
 
+    /// The `installation_id` whose ciphertexts the items carry; one that cannot be an installation id is a 400.
+    static func installation(_ request: HTTPRequest) throws -> String? {
+        guard let text = request.query("installation_id") else { return nil }
+        guard OpaqueIdentifier.isValid(text) else {
+            throw HTTPError(
+                status: .badRequest, type: "invalid-query",
+                detail: "installation_id \(OpaqueIdentifier.rule()).", pointer: "installation_id")
+        }
+        return text
+    }
+
     static func item(
-        _ row: FeedRow, category: HeraldCore.Category?, profile: UserProfile, environment: PipelineEnvironment
+        _ row: FeedRow, category: HeraldCore.Category?, profile: UserProfile, installationId: String?,
+        environment: PipelineEnvironment
     ) -> FeedView.Item {
         var title: String?
         var body: String?
+        var ciphertext: String?
         if let category, let event = EventDocument.decode(Array(row.eventDocument.utf8)) {
             (title, body) = FeedText.render(
                 event: event, category: category, profile: profile,
                 renderer: environment.decider.renderer)
+            ciphertext = FeedText.ciphertext(event: event, category: category, installationId: installationId)
         }
         return FeedView.Item(
             notificationId: row.notificationId, cursor: FeedCursor(position: row.position).text,
             category: row.categoryId, title: title, body: body, threadId: row.threadId, itemId: row.itemId,
-            createdAt: row.createdAt, read: row.readAt != nil, readAt: row.readAt)
+            createdAt: row.createdAt, read: row.readAt != nil, readAt: row.readAt, ciphertext: ciphertext)
     }
 }

@@ -7,7 +7,8 @@ import HeraldText
 /// so the preview shows exactly the text and the platform request the pipeline would queue.
 ///
 /// One event renders the alert; a count above one renders the digest of a burst of that many events closing now.
-/// The recipient has no quiet hours, mutes or history, and has the category switched on.
+/// The recipient has no quiet hours, mutes or history, and has the category switched on. For a `live_activity`
+/// category the event updates an activity the Apple device holds a token for, with `data` as its content state.
 struct CategoryPreview {
     static let userId = "preview-user"
 
@@ -81,18 +82,24 @@ struct CategoryPreview {
             keys = Device.WebPushKeys(p256dh: "preview-p256dh", auth: "preview-auth")
         case .wns: token = "https://wns.example.net/?token=preview"
         }
-        return Device(
+        var device = Device(
             installationId: "preview-device", userId: Self.userId, platform: request.platform, token: token,
             webPushKeys: keys, appId: request.appId, locale: request.locale,
             appBuildsNotifications: request.appBuildsNotifications, lastRegisteredAt: now)
+        if request.platform == .apns { device.liveActivityTokens[Self.activityId] = String(repeating: "0", count: 64) }
+        return device
     }
+
+    /// The activity a `live_activity` category's preview updates, which the imaginary Apple device runs.
+    static let activityId = "preview-activity"
 
     private func event(category: Category, request: PreviewRequest, now: Date) -> Event {
         Event(
             id: "preview-event", category: category.id, recipients: Event.Recipients(userIds: [Self.userId]),
             actor: request.actors.isEmpty ? nil : "preview-actor-0", actorName: request.actors.first,
             threadId: request.threadId, itemId: request.itemId, data: request.data, occurredAt: now,
-            imageURL: request.imageURL, link: request.link)
+            imageURL: request.imageURL, link: request.link,
+            liveActivity: category.kind == .liveActivity ? LiveActivityUpdate(activityId: Self.activityId) : nil)
     }
 
     /// A burst of `request.count` events that began one window ago and is closing now.

@@ -11,7 +11,7 @@ struct CategoryReader {
         "id", "name", "description", "default_preference", "required", "delivery_mode", "priority",
         "interruption_level", "quiet_hours", "ttl_seconds", "collapse", "rate_limit", "counts_toward_user_rate_limit",
         "counts_toward_badge", "thread_key_template", "apns_category", "android_channel_id", "default_locale",
-        "templates", "image_template", "link_template", "relevance_score",
+        "templates", "image_template", "link_template", "relevance_score", "kind",
     ]
     static let templateMembers: Set<String> = ["title", "body", "fallback_body", "digest_title", "digest_body"]
     /// The most locales one category may have templates for.
@@ -44,6 +44,10 @@ struct CategoryReader {
         if let value: Category.Priority = choice(members, "priority") { category.priority = value }
         if let value: Category.InterruptionLevel = choice(members, "interruption_level") {
             category.interruptionLevel = value
+        }
+        if let value: Category.Kind = choice(members, "kind") {
+            category.kind = value
+            category.quietHours = Category.defaultQuietHours(for: value)
         }
         if let value: Category.QuietHoursPolicy = choice(members, "quiet_hours") { category.quietHours = value }
         if let value = int(members, "ttl_seconds", pointer: "/ttl_seconds") { category.ttlSeconds = value }

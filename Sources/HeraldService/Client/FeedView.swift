@@ -15,6 +15,8 @@ struct FeedView: Encodable {
         var createdAt: Date
         var read: Bool
         var readAt: Date?
+        /// The event's ciphertext for the installation the feed was asked for (`installation_id`).
+        var ciphertext: String? = nil
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -28,10 +30,11 @@ struct FeedView: Encodable {
             try container.encode(createdAt, forKey: .createdAt)
             try container.encode(read, forKey: .read)
             try container.encode(readAt, forKey: .readAt)
+            try container.encode(ciphertext, forKey: .ciphertext)
         }
 
         enum CodingKeys: String, CodingKey {
-            case cursor, category, title, body, read
+            case cursor, category, title, body, read, ciphertext
             case notificationId = "notification_id"
             case threadId = "thread_id"
             case itemId = "item_id"

@@ -20,7 +20,7 @@ struct IncomingEvent: Sendable {
     /// The members an event may have.
     static let members: Set<String> = [
         "id", "source", "category", "occurred_at", "actor", "actor_name", "recipients", "topic", "thread_id",
-        "item_id", "data", "collapse_key", "image_url", "link",
+        "item_id", "data", "collapse_key", "image_url", "link", "ciphertext", "live_activity",
     ]
 
     /// The row for the inbox.
@@ -67,7 +67,8 @@ struct IncomingEvent: Sendable {
             actor: reader.string("actor"), actorName: reader.string("actor_name"),
             threadId: reader.string("thread_id"), itemId: reader.string("item_id"), data: data,
             occurredAt: occurredAt ?? Date(timeIntervalSince1970: 0), collapseKey: collapseKey,
-            imageURL: reader.string("image_url"), link: reader.string("link"))
+            imageURL: reader.string("image_url"), link: reader.string("link"), ciphertext: reader.ciphertext(),
+            liveActivity: reader.liveActivity())
         if id != nil, category != nil {
             for error in event.validate() where !reader.hasError(at: error.pointer) {
                 reader.fail(error.pointer, error.message)
@@ -146,6 +147,34 @@ struct EventFieldReader {
             values.append(text)
         }
         return values
+    }
+
+    /// `ciphertext`: one base64 string, or an object of them by installation id; null counts as absent. Errors name
+    /// the member, never its content.
+    mutating func ciphertext() -> HeraldCore.Ciphertext? {
+        switch members["ciphertext"] {
+        case nil, .null?: return nil
+        case .string(let text)?: return .shared(text)
+        case .object(let object)?:
+            var texts: [String: String] = [:]
+            for (installation, value) in object {
+                guard case .string(let text) = value else {
+                    fail("/ciphertext/" + FieldError.token(installation), "must be a base64 string")
+                    continue
+                }
+                texts[installation] = text
+            }
+            return .perInstallation(texts)
+        default:
+            fail("/ciphertext", "must be a base64 string or an object of base64 strings by installation id")
+            return nil
+        }
+    }
+
+    /// `live_activity`: `{activity_id, event, stale_date, dismissal_date}`; null counts as absent.
+    mutating func liveActivity() -> LiveActivityUpdate? {
+        guard let value = members["live_activity"], !value.isNull else { return nil }
+        return LiveActivityUpdate(json: PreviewRequest.core(value), errors: &errors)
     }
 
     /// `data`: an object; null or absent is empty.

@@ -49,9 +49,11 @@ struct IngestBatch: Sendable {
     /// The distinct events to store, in order of first appearance.
     private(set) var rows: [EventIngestRow] = []
     private var items: [Item] = []
+    private let parsed: [IncomingEvent.Parsed]
 
     /// Sorts parsed events into rows to store and repeats of them.
     init(_ parsed: [IncomingEvent.Parsed]) {
+        self.parsed = parsed
         var firstByKey: [String: Int] = [:]
         for event in parsed {
             switch event {
@@ -70,6 +72,27 @@ struct IngestBatch: Sendable {
                         row: first ?? rows.count - 1, repeats: first != nil))
             }
         }
+    }
+
+    /// The round with every event refused whose category does not take its members (`Event.admission(in:)`: a
+    /// ciphertext, a Live Activity update), as of `connection`: the categories are read only when some event carries
+    /// such a member. An unknown category is left for the ingest statement to report.
+    func admittingByCategory(on connection: PostgresConnection) throws -> IngestBatch {
+        let judged = Set(
+            parsed.compactMap { item -> String? in
+                guard case .event(let incoming) = item, incoming.event.needsCategoryAdmission else { return nil }
+                return incoming.event.category
+            })
+        guard !judged.isEmpty else { return self }
+        let categories = try CategoryRepository.categories(ids: judged.sorted(), on: connection)
+        return IngestBatch(
+            parsed.map { item in
+                guard case .event(let incoming) = item, incoming.event.needsCategoryAdmission,
+                    let category = categories[incoming.event.category]
+                else { return item }
+                let refusals = incoming.event.admission(in: category)
+                return refusals.isEmpty ? item : .invalid(refusals)
+            })
     }
 
     /// The number of events in the round.

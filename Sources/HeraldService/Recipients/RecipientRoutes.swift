@@ -1,6 +1,7 @@
 import HeraldHTTP
 
-/// The routes about recipients: users, preferences, mutes, topics, devices, feedback and bulk import.
+/// The routes about recipients: users, preferences, mutes, topics, devices and their Live Activities, feedback and
+/// bulk import.
 enum RecipientRoutes {
     static func register(on router: inout Router, context: ServiceContext) {
         ImportAPI.register(on: &router, context: context)
@@ -10,6 +11,7 @@ enum RecipientRoutes {
         UsersDecisionsAPI.register(on: &router, context: context)
         TopicsAPI.register(on: &router, context: context)
         DevicesAPI.register(on: &router, context: context)
+        LiveActivitiesAPI.register(on: &router, context: context)
         FeedbackAPI.register(on: &router, context: context)
     }
 }

@@ -69,14 +69,15 @@ struct EventStreamConsumer: BackgroundService {
 
     /// Stores one fetched batch, then acknowledges or dead-letters each message.
     private func handle(_ messages: [NATSInboundMessage], client: NATSClient) {
-        let batch = InboundEventBatch(bodies: messages.map(\.body))
+        var batch = InboundEventBatch(bodies: messages.map(\.body))
         let outcomes: [EventIngestOutcome]
         do {
-            let rows = batch.rows
             let now = clock()
-            let stored = try pool.withConnectionBlocking { [backlog] connection -> [EventIngestOutcome]? in
+            let stored = try pool.withConnectionBlocking {
+                [backlog, batch] connection -> (InboundEventBatch, [EventIngestOutcome])? in
                 guard try backlog.admits(on: connection) else { return nil }
-                return try EventRepository.ingest(rows, acceptedAt: now, on: connection)
+                let admitted = try batch.admittingByCategory(on: connection)
+                return (admitted, try EventRepository.ingest(admitted.rows, acceptedAt: now, on: connection))
             }
             guard let stored else {
                 // Too many undecided events: the messages wait in the stream, which is what it is for.
@@ -85,7 +86,8 @@ struct EventStreamConsumer: BackgroundService {
                 loop.pause(.milliseconds(500))
                 return
             }
-            outcomes = stored
+            batch = stored.0
+            outcomes = stored.1
         } catch let error as PostgresError
             where error.sqlState.map({ $0.hasPrefix("22") || $0.hasPrefix("23") }) == true
         {

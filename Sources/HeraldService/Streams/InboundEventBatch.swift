@@ -16,7 +16,7 @@ struct InboundEventBatch: Sendable {
 
     /// Per message: refused before parsing (with the reason), or the index of its event in the round.
     private let messages: [Result<Int, Refusal>]
-    private let round: IngestBatch
+    private var round: IngestBatch
 
     private struct Refusal: Error {
         var reason: String
@@ -38,6 +38,14 @@ struct InboundEventBatch: Sendable {
             return .success(parsed.count - 1)
         }
         round = IngestBatch(parsed)
+    }
+
+    /// The batch with the events refused whose categories do not take their members
+    /// (`IngestBatch.admittingByCategory`).
+    func admittingByCategory(on connection: PostgresConnection) throws -> InboundEventBatch {
+        var admitted = self
+        admitted.round = try round.admittingByCategory(on: connection)
+        return admitted
     }
 
     /// One verdict per message, given the ingest outcome of each row.

@@ -43,4 +43,22 @@ import Testing
             #expect(text.contains("\"sync\""), "\(platform) asks the app to reconcile")
         }
     }
+
+    @Test func randomLiveActivityContentNeverBreaksAnAPNsRule() {
+        // Property: 2,500 random updates and ends, content states up to the ingest limit with hostile text: every
+        // push fits, parses, and obeys the Live Activity rules of push-platforms.md.
+        var generator = SeededGenerator(seed: 4_242)
+        for _ in 0..<2_500 {
+            let content = LiveActivityRules.randomContent(using: &generator)
+            guard
+                let delivery = LiveActivityPayload.delivery(
+                    for: content, to: Fixture.device("ios-1"), token: LiveActivityGoldenTests.token, userId: "u1")
+            else {
+                Issue.record("no push for a content state within the ingest limit")
+                continue
+            }
+            let broken = LiveActivityRules.violations(of: delivery, content: content)
+            #expect(broken.isEmpty, "\(content.update.event): \(broken)")
+        }
+    }
 }

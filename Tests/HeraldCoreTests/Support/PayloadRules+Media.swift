@@ -70,11 +70,10 @@ extension PayloadRules {
             let aps = (apns["payload"] as? [String: Any])?["aps"] as? [String: Any] ?? [:]
             checkRelevance(aps, content: content, rule: rule)
         case .webpush:
-            guard let root = Fixture.parse(delivery.body) else { return nil }
-            carried.images = [root["image"] as? String].compactMap { $0 }
-            carried.link = (root["data"] as? [String: Any])?["url"] as? String
-            carried.title = root["title"] as? String
-            carried.body = root["body"] as? String
+            return carriedAsWebPush(delivery)
+        case .wns where delivery.headers["X-WNS-Type"] == "wns/raw":
+            // An encrypted alert: the app shows the toast from Web Push's document.
+            return carriedAsWebPush(delivery)
         case .wns:
             let xml = String(decoding: delivery.body, as: UTF8.self)
             if let link = content.link {
@@ -93,6 +92,17 @@ extension PayloadRules {
             carried.title = shown(content.title)
             carried.body = shown(content.body)
         }
+        return carried
+    }
+
+    /// What a Web Push document carries (also the body of an encrypted WNS alert).
+    private static func carriedAsWebPush(_ delivery: Delivery) -> Carried? {
+        guard let root = Fixture.parse(delivery.body) else { return nil }
+        var carried = Carried()
+        carried.images = [root["image"] as? String].compactMap { $0 }
+        carried.link = (root["data"] as? [String: Any])?["url"] as? String
+        carried.title = root["title"] as? String
+        carried.body = root["body"] as? String
         return carried
     }
 

@@ -71,6 +71,7 @@ enum PayloadRules {
         }
         rule(delivery.kind != .background && delivery.kind != .withdraw || delivery.priority == 5, "background at 5")
         return broken + mediaViolations(of: delivery, content: content)
+            + ciphertextViolations(of: delivery, content: content)
     }
 
     static let apsKeys: Set<String> = [
@@ -150,7 +151,22 @@ enum RandomContent {
             content.link = address(Bool.random(using: &generator) ? "https://chat.example/t/" : "chat://t/", &generator)
         }
         if Bool.random(using: &generator) { content.relevanceScore = Double.random(in: 0...1, using: &generator) }
+        if Bool.random(using: &generator) { content.ciphertext = ciphertext(&generator, long: long) }
+        content.fetch = content.ciphertext == nil && Int.random(in: 0..<8, using: &generator) == 0
         return content
+    }
+
+    /// Base64 text of up to `Ciphertext.maxBytes` (mostly within a push's room, a long one rarely), in either
+    /// alphabet, padded or not.
+    static func ciphertext(_ generator: inout SeededGenerator, long: Bool) -> String {
+        let alphabet = Array(
+            Bool.random(using: &generator)
+                ? "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+                : "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        let groups = Int.random(in: 1...(long ? Ciphertext.maxBytes / 4 : 700), using: &generator)
+        var text = String((0..<(groups * 4)).map { _ in alphabet.randomElement(using: &generator)! })
+        if Bool.random(using: &generator) { text.replaceSubrange(text.index(before: text.endIndex)..., with: "=") }
+        return text
     }
 
     /// A valid address of up to 1 KB starting with `prefix`: printable ASCII, some of it escaped in JSON and XML.

@@ -53,6 +53,15 @@ final class HeraldUnderTest: Sendable {
         }
     }
 
+    /// What every start wrote on stderr so far (the log), oldest start first.
+    func log() throws -> String {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+            $0.hasPrefix("herald-") && $0.hasSuffix(".log")
+        }
+        return try names.sorted().map { try String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }
+            .joined()
+    }
+
     /// SIGKILL: no shutdown code runs.
     func killHard() async {
         guard let process = running.withLock({ $0 }) else { return }
