@@ -45,7 +45,7 @@ extension Category: Codable {
             countsTowardUserRateLimit: try c.decodeIfPresent(Bool.self, forKey: .countsTowardUserRateLimit)
                 ?? defaults.countsTowardUserRateLimit,
             countsTowardBadge: try c.decodeIfPresent(Bool.self, forKey: .countsTowardBadge)
-                ?? defaults.countsTowardBadge,
+                ?? Category.defaultCountsTowardBadge(for: kind),
             threadKeyTemplate: try c.decodeIfPresent(String.self, forKey: .threadKeyTemplate),
             apnsCategory: try c.decodeIfPresent(String.self, forKey: .apnsCategory),
             androidChannelId: try c.decodeIfPresent(String.self, forKey: .androidChannelId),

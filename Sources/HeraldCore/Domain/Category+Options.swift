@@ -16,6 +16,12 @@ extension Category {
         kind == .liveActivity ? .bypass : .defer
     }
 
+    /// Whether a category of `kind` that does not say counts toward the unread badge: a Live Activity's update
+    /// changes what is already on screen and leaves nothing to read, so it does not; a notification does.
+    public static func defaultCountsTowardBadge(for kind: Kind) -> Bool {
+        kind != .liveActivity
+    }
+
     /// Who writes the notification text.
     public enum DeliveryMode: String, Sendable, Hashable, Codable, CaseIterable {
         /// Herald writes the final localized text; the OS shows it with no app code.

@@ -90,13 +90,17 @@ import Testing
         #expect(aps["timestamp"] as? Int == Int(night.timeIntervalSince1970))
     }
 
-    @Test func aCategoryOfThisKindDefaultsToBypassAndRefusesCollapsingAndSilence() throws {
+    @Test func aCategoryOfThisKindDefaultsToBypassAndNoBadgeAndRefusesCollapsingAndSilence() throws {
         let decoded = try JSONDecoder().decode(
             HeraldCore.Category.self, from: Data(#"{"id":"sports.score","name":"Score","kind":"live_activity"}"#.utf8))
-        #expect(decoded.kind == .liveActivity && decoded.quietHours == .bypass)
+        #expect(decoded.kind == .liveActivity && decoded.quietHours == .bypass && !decoded.countsTowardBadge)
+        let counted = try JSONDecoder().decode(
+            HeraldCore.Category.self,
+            from: Data(#"{"id":"sports.score","name":"Score","kind":"live_activity","counts_toward_badge":true}"#.utf8))
+        #expect(counted.countsTowardBadge)
         let plain = try JSONDecoder().decode(
             HeraldCore.Category.self, from: Data(#"{"id":"chat.message","name":"Chat"}"#.utf8))
-        #expect(plain.kind == .notification && plain.quietHours == .defer)
+        #expect(plain.kind == .notification && plain.quietHours == .defer && plain.countsTowardBadge)
         var invalid = Self.category(quietHours: .silent)
         invalid.collapse = .init(keyTemplate: "m:{thread_id}", windowSeconds: 60)
         let pointers = invalid.validate().map(\.pointer)
