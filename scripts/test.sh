@@ -42,7 +42,7 @@ shift_lib=.build/clock-shift.so
 gcc -O2 -Wall -shared -fPIC -o "$shift_lib" scripts/clock-shift/clock-shift.c -ldl
 shifted='DeliveriesQueueTests|FeedbackAPITests|DevicesAPITests|DeviceLossTests|UsersMutesTests|ClientReceiptsTests'
 shifted+='|ReadsTests|RetentionTests|CampaignExecutionTests|APIKeysAPITests|EndToEndTests'
-shifted+='|UsersDecisionsAPITests|DecisionRepositoryUserTests'
+shifted+='|UsersDecisionsAPITests|DecisionRepositoryUserTests|LiveActivitiesAPITests|CiphertextConfinementEndToEndTests'
 for days in 400 -400; do
     echo "== swift test, wall clock shifted $days days: $shifted"
     set +e

@@ -15,8 +15,8 @@ public struct FieldError: Sendable, Hashable, Codable, CustomStringConvertible {
         case pointer, code, message = "detail", offset
     }
 
-    /// The error as a JSON tree, with the members its `Codable` form has: `pointer`, `detail`, and `code` and
-    /// `offset` when known.
+    /// The error as problem documents and batch answers list it, with the members its `Codable` form has:
+    /// `pointer`, `detail`, and `code` and `offset` when known.
     public var json: JSONValue {
         var members: [String: JSONValue] = ["pointer": .string(pointer), "detail": .string(message)]
         if let code { members["code"] = .string(code) }

@@ -16,16 +16,8 @@ extension HTTPError {
         if let instance { members["instance"] = .string(instance) }
         if let pointer { members["pointer"] = .string(pointer) }
         if !errors.isEmpty {
-            members["errors"] = .array(errors.map(Self.member))
+            members["errors"] = .array(errors.map(\.json))
         }
-        return .object(members)
-    }
-
-    /// One entry of `errors`; `code` and `offset` appear only when known.
-    private static func member(_ error: FieldError) -> JSONValue {
-        var members: [String: JSONValue] = ["pointer": .string(error.pointer), "detail": .string(error.message)]
-        if let code = error.code { members["code"] = .string(code) }
-        if let offset = error.offset { members["offset"] = .int(offset) }
         return .object(members)
     }
 }
