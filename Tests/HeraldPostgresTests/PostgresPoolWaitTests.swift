@@ -89,11 +89,28 @@ import Testing
             try Conninfo.sessionSettings(for: conninfo, environment: environment).first { $0.key == "options" }?.value
         }
         let fromEnvironment = ["PGOPTIONS": "-c plan_cache_mode=force_generic_plan"]
+        let cost = "-c random_page_cost=1.1"
         #expect(
             try options("dbname=x", fromEnvironment)
-                == "-c plan_cache_mode=force_generic_plan -c DateStyle=ISO -c TimeZone=UTC")
-        #expect(try options("dbname=x options='-c a=b'", fromEnvironment) == "-c a=b -c DateStyle=ISO -c TimeZone=UTC")
-        #expect(try options("dbname=x", [:]) == "-c DateStyle=ISO -c TimeZone=UTC")
+                == "\(cost) -c plan_cache_mode=force_generic_plan -c DateStyle=ISO -c TimeZone=UTC")
+        #expect(
+            try options("dbname=x options='-c a=b'", fromEnvironment)
+                == "\(cost) -c a=b -c DateStyle=ISO -c TimeZone=UTC")
+        #expect(try options("dbname=x", [:]) == "\(cost) -c DateStyle=ISO -c TimeZone=UTC")
+    }
+
+    /// A session plans with `random_page_cost` 1.1 unless the conninfo's options choose another value.
+    @Test func sessionsPlanKeyLookupsAsIndexLookupsUnlessTheOptionsSayOtherwise() throws {
+        let conninfo = try TemporaryPostgres.freshDatabase()
+        func cost(_ options: String?) throws -> String {
+            let target = try options.map {
+                try Conninfo.addingServerParameters([("random_page_cost", $0)], to: conninfo)
+            }
+            let connection = try PostgresConnection(conninfo: target ?? conninfo)
+            return try connection.query(Query(name: "t.cost", sql: "SHOW random_page_cost")).single().string(0)
+        }
+        #expect(try cost(nil) == "1.1")
+        #expect(try cost("3") == "3")
     }
 
     @Test func sessionsKeepTheirPeerAliveChecked() throws {
