@@ -36,6 +36,13 @@ struct LiveActivitiesAPITests {
         return harness
     }
 
+    /// Registers the phone's token for `match-42`.
+    static func registerToken(on harness: PipelineHarness) async throws {
+        let reply = await harness.send(
+            .put, "/v1/devices/phone/live-activities/match-42", json: #"{"token":"\#(Self.token)"}"#)
+        try #require(reply.status == .created)
+    }
+
     @Test func tokensAreRegisteredReplacedListedAndRemovedWithinTheirLimits() async throws {
         let harness = try await prepared()
         defer { harness.close() }
@@ -92,10 +99,7 @@ struct LiveActivitiesAPITests {
     @Test func anUpdateGoesToTheActivitysTokenStampedWithTheServicesClock() async throws {
         let harness = try await prepared()
         defer { harness.close() }
-        #expect(
-            await harness.send(
-                .put, "/v1/devices/phone/live-activities/match-42", json: #"{"token":"\#(Self.token)"}"#
-            ).status == .created)
+        try await Self.registerToken(on: harness)
         let event = PipelineHarness.event(
             id: "goal-1", category: "sports.score", users: ["u1"], occurredAt: start, data: #"{"home":2,"away":1}"#)
         let body =
@@ -137,10 +141,7 @@ struct LiveActivitiesAPITests {
         // still gives its updates no feed position and no unread count.
         let harness = try await prepared()
         defer { harness.close() }
-        #expect(
-            await harness.send(
-                .put, "/v1/devices/phone/live-activities/match-42", json: #"{"token":"\#(Self.token)"}"#
-            ).status == .created)
+        try await Self.registerToken(on: harness)
         for index in 1...2 {
             let update =
                 PipelineHarness.event(
@@ -168,14 +169,10 @@ struct LiveActivitiesAPITests {
         let message = PipelineHarness.event(id: "m-1", users: ["u1"], occurredAt: start)
         #expect(await harness.send(.post, "/v1/events", json: message).status == .accepted)
         try await harness.decideAll()
-        let after = await harness.sendAsClient("u1", .get, "/v1/me/feed")
-        guard case .array(let items)? = after.json["items"] else {
-            Issue.record("no items: \(String(decoding: after.body, as: UTF8.self))")
-            return
-        }
+        let items = await harness.drainFeed("u1", after: nil, limit: 50).items
         #expect(items.count == 1 && items.first?["category"] == .string("chat.message"))
         #expect(items.first?["cursor"] == .string(FeedCursor(position: 1).text))
-        #expect(after.json["unread_count"] == .int(1))
+        #expect(await harness.sendAsClient("u1", .get, "/v1/me/feed").json["unread_count"] == .int(1))
     }
 
     @Test func aLiveActivityCategoryThatCountsTowardTheBadgeIsRefusedByName() async throws {
