@@ -22,6 +22,16 @@ extension Category {
         kind != .liveActivity
     }
 
+    /// Whether the category's events become notifications in the user's feed, each with its feed position: a Live
+    /// Activity's update changes what is already on screen in place and is nothing to read later, so it leaves no
+    /// feed entry.
+    public var leavesFeedEntry: Bool { kind == .notification }
+
+    /// Whether each of the category's notifications counts in the user's unread count: one that leaves a feed
+    /// entry, in a category that counts toward the badge (an update of a Live Activity never does, whatever the
+    /// stored category says, since nothing would ever read it).
+    public var countsUnread: Bool { leavesFeedEntry && countsTowardBadge }
+
     /// Who writes the notification text.
     public enum DeliveryMode: String, Sendable, Hashable, Codable, CaseIterable {
         /// Herald writes the final localized text; the OS shows it with no app code.

@@ -63,6 +63,12 @@ extension Category {
             if quietHours == .silent {
                 fail("/quiet_hours", "not_allowed", "a live_activity category takes bypass, defer or drop")
             }
+            // An update leaves no feed entry, so nothing would ever read what it added to the unread count.
+            if countsTowardBadge {
+                fail(
+                    "/counts_toward_badge", "not_allowed",
+                    "a live_activity category does not count toward the badge: its updates leave no feed entry")
+            }
         }
         if let relevanceScore, !(0...1).contains(relevanceScore) {
             fail("/relevance_score", "out_of_range", "must be between 0 and 1")

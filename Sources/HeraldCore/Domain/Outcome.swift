@@ -33,8 +33,8 @@ public enum Outcome: String, Sendable, Hashable, Codable, CaseIterable {
     /// An `item.read` event, applied to the recipient's feed: it reads items instead of telling of one.
     case read
 
-    /// Whether the event reached the recipient's feed, and so their unread count when its category counts toward
-    /// the badge (`Decision.countsUnread`).
+    /// Whether the event reached the recipient, and so their feed and unread count when its category leaves feed
+    /// entries and counts toward the badge (`Category.leavesFeedEntry`, `Category.countsUnread`).
     public var reachesFeed: Bool {
         switch self {
         case .suppressedPreference, .suppressedMuted, .suppressedExpired, .suppressedUnknownUser,

@@ -28,20 +28,23 @@ extension Decider {
         }
         let (category, state, preference) = (reached.category, reached.state, reached.preference)
 
-        // From here on the event reaches the user's feed and unread count, whatever happens to the push.
+        // From here on the event reaches the user's feed and unread count, whatever happens to the push; an update
+        // of a Live Activity reaches neither (`Category.leavesFeedEntry`).
         var unread = max(0, state.unreadCount)
-        if category.countsTowardBadge {
+        if category.countsUnread {
             unread += 1
             result.changes.unreadCounts[userId] = unread
         }
-        decision.countsUnread = category.countsTowardBadge
+        decision.countsUnread = category.countsUnread
         decision.badge = state.profile.badge ? unread : nil
         decision.notificationId = NotificationIdentity.notificationId(eventId: event.reference, userId: userId)
         // Positions are allocated under the user's lock, so they follow commit order and a feed reader that has
         // passed a position never finds a lower one appearing later.
-        let feedPosition = state.feedPosition + 1
-        result.changes.feedPositions[userId] = feedPosition
-        decision.feedPosition = feedPosition
+        if category.leavesFeedEntry {
+            let feedPosition = state.feedPosition + 1
+            result.changes.feedPositions[userId] = feedPosition
+            decision.feedPosition = feedPosition
+        }
 
         // 7–8. Quiet hours, devices.
         let timing: QuietHoursTiming
@@ -109,7 +112,7 @@ extension Decider {
         let fanned = fanOutAlert(
             event: event, category: category, state: state, devices: state.activeDevices, thread: thread,
             notificationId: decision.notificationId!, collapseId: collapseId!, badge: decision.badge,
-            cursor: FeedCursor(position: feedPosition).text,
+            cursor: decision.feedPosition.map { FeedCursor(position: $0).text },
             timing: timing, sendAt: sendAt, expiresAt: expiresAt, into: &result)
         decision.deliveries = fanned.queued
         return finish(

@@ -30,6 +30,15 @@ public enum FeedText {
         return (title, body)
     }
 
+    /// The image address and the link of `event`'s feed item: those its alert carries on every platform
+    /// (`NotificationMedia`), from the event or else from the category's templates; nil when it has none.
+    public static func media(event: Event, category: Category) -> (imageURL: String?, link: String?) {
+        (
+            NotificationMedia.image(for: event, category: category),
+            NotificationMedia.link(for: event, category: category)
+        )
+    }
+
     /// The ciphertext of `event` a feed item carries for the installation `installationId`: the one its push
     /// carried, or would have had it fit; none in a `system` category, or without an installation.
     public static func ciphertext(event: Event, category: Category, installationId: String?) -> String? {

@@ -49,7 +49,7 @@ extension FCMPayload {
         }
         writer.key("token")
         writer.string(token)
-        if let link = webLink(for: content) {
+        if let link = content.visibleWebLink {
             writer.key("webpush")
             writer.openObject()
             writer.key("fcm_options")

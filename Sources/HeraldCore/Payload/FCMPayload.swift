@@ -84,7 +84,7 @@ public enum FCMPayload {
         ]
         if let image = appleImage(for: content) { apns["fcm_options"] = .object(["image": .string(image)]) }
         message["apns"] = .object(apns)
-        if let link = webLink(for: content) {
+        if let link = content.visibleWebLink {
             message["webpush"] = .object(["fcm_options": .object(["link": .string(link)])])
         }
         return .object(["message": .object(message)])
@@ -100,13 +100,6 @@ public enum FCMPayload {
     /// carries it in `data.img`).
     static func appleImage(for content: PushContent) -> String? {
         content.mode == .app ? nil : content.visibleImage
-    }
-
-    /// The link a browser opens on a tap: FCM takes `https://` addresses only, so an app's deep link stays in
-    /// `data.link`.
-    static func webLink(for content: PushContent) -> String? {
-        guard let link = content.visibleLink, link.hasPrefix("https://") else { return nil }
-        return link
     }
 
     /// Cost of one id inside the JSON array that is itself carried as a data string: escaped twice, plus a comma.

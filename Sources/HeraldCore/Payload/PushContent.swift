@@ -103,7 +103,6 @@ public struct PushContent: Sendable, Hashable {
     /// The image of a visible push.
     var visibleImage: String? { isVisible ? imageURL : nil }
 
-    /// The ciphertext of a visible push.
     /// The ciphertext of a visible push in a mode whose app runs first (never in `system` mode).
     var visibleCiphertext: String? { isVisible && mode.carriesCiphertext ? ciphertext : nil }
 
@@ -112,6 +111,13 @@ public struct PushContent: Sendable, Hashable {
 
     /// The link of a visible push.
     var visibleLink: String? { isVisible ? link : nil }
+
+    /// The link of a visible push when a browser can open it on a click: an `https://` address, never an app's
+    /// deep link (FCM's `webpush.fcm_options.link`, declarative Web Push's `navigate`).
+    var visibleWebLink: String? {
+        guard let link = visibleLink, link.hasPrefix("https://") else { return nil }
+        return link
+    }
 
     /// Whether the app's notification service extension changes the notification before it is shown: the app
     /// builds it (`app`, `combined`), or there is an image to download.

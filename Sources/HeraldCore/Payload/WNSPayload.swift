@@ -73,15 +73,12 @@ public enum WNSPayload {
         content.visibleCiphertext != nil || content.visibleFetch
     }
 
-    /// The raw alert: Web Push's document, whose `tag` is the WNS tag the app shows its toast with, so a digest
+    /// The raw alert: Web Push's service-worker document (no browser shows it, so no declarative members), whose `tag` is the WNS tag the app shows its toast with, so a digest
     /// replaces it and a withdrawal removes it as it does a toast of Herald's.
     static func rawAlert(for content: PushContent, title: String?, body: String?) -> [UInt8] {
-        var document = WebPushPayload.document(for: content, title: title, body: body)
-        if case .object(var root) = document, let collapseId = content.collapseId {
-            root["tag"] = .string(CollapseIdentifier.wnsTag(for: collapseId))
-            document = .object(root)
-        }
-        return document.serialized()
+        var root = WebPushPayload.serviceWorkerMembers(for: content, title: title, body: body)
+        if let collapseId = content.collapseId { root["tag"] = .string(CollapseIdentifier.wnsTag(for: collapseId)) }
+        return JSONValue.object(root).serialized()
     }
 
     /// The toast XML. A tap hands the app the notification id (`launch`) or, with a link, opens the link

@@ -3,8 +3,10 @@ extension WebPushPayload {
     /// The alert or digest body with the given (possibly shortened) text: the same bytes as
     /// `document(for:title:body:).serialized()`, whose keys interleave Herald's own with the service worker's.
     static func alertBody(for content: PushContent, title: String?, body: String?) -> [UInt8] {
+        let navigate = declarativeNavigate(for: content, title: title)
         var writer = PayloadWriter()
         writer.openObject()
+        writer.declarativeAppBadge(content, navigate: navigate)
         writer.key("app_builds")
         writer.bool(content.mode != .system)
         if let badge = content.badge {
@@ -32,8 +34,9 @@ extension WebPushPayload {
                     writer.string(image)
                 }
             case .afterKind:
-                break
+                writer.declarativeMutable(content, navigate: navigate)
             case .afterNotificationId:
+                writer.declarativeNotification(content, navigate: navigate, title: title, body: body)
                 writer.key("silent")
                 writer.bool(content.isQuiet)
                 if let tag = content.collapseId {
@@ -47,6 +50,7 @@ extension WebPushPayload {
                 }
             }
         }
+        writer.declarativeMarker(navigate: navigate)
         writer.closeObject()
         return writer.bytes
     }

@@ -7,7 +7,9 @@ import Foundation
 /// service worker shows, replaces or closes. `Topic` replaces an undelivered push with the same topic.
 ///
 /// An alert's `image` and `data` (with the link in `data.url`) have the names of the Notifications API's options,
-/// so the worker can pass them to `showNotification` as they are and open `data.url` on a click.
+/// so the worker can pass them to `showNotification` as they are and open `data.url` on a click. An alert with an
+/// `https://` link is also a declarative push message (`web_push`, `notification` with `navigate`, `app_badge`),
+/// which a browser that knows the format shows without the worker.
 public enum WebPushPayload {
     /// The most plaintext one aes128gcm record carries in a 4096-byte push message.
     public static let maxBodyBytes = 3_993
@@ -44,8 +46,17 @@ public enum WebPushPayload {
             content, limit: maxBodyBytes, document: document(for:title:body:), alertBody: alertBody(for:title:body:))
     }
 
-    /// The JSON document the service worker reads.
+    /// The JSON document the service worker reads and, for an alert with an `https://` link, the declarative
+    /// members a browser shows without it (`WebPushPayload+Declarative`).
     public static func document(for content: PushContent, title: String?, body: String?) -> JSONValue {
+        var root = serviceWorkerMembers(for: content, title: title, body: body)
+        root.merge(declarativeMembers(for: content, title: title, body: body)) { own, _ in own }
+        return .object(root)
+    }
+
+    /// The members the service worker reads alone (also the body of an encrypted WNS alert, which no browser
+    /// shows).
+    static func serviceWorkerMembers(for content: PushContent, title: String?, body: String?) -> [String: JSONValue] {
         var root = content.heraldKeys
         if let badge = content.badge { root["badge"] = .int(max(0, badge)) }
         switch content.purpose {
@@ -62,6 +73,6 @@ public enum WebPushPayload {
         case .badge:
             break
         }
-        return .object(root)
+        return root
     }
 }

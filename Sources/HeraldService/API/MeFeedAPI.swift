@@ -88,15 +88,18 @@ enum MeFeedAPI {
         var title: String?
         var body: String?
         var ciphertext: String?
+        var media: (imageURL: String?, link: String?) = (nil, nil)
         if let category, let event = EventDocument.decode(Array(row.eventDocument.utf8)) {
             (title, body) = FeedText.render(
                 event: event, category: category, profile: profile,
                 renderer: environment.decider.renderer)
             ciphertext = FeedText.ciphertext(event: event, category: category, installationId: installationId)
+            media = FeedText.media(event: event, category: category)
         }
         return FeedView.Item(
             notificationId: row.notificationId, cursor: FeedCursor(position: row.position).text,
             category: row.categoryId, title: title, body: body, threadId: row.threadId, itemId: row.itemId,
-            createdAt: row.createdAt, read: row.readAt != nil, readAt: row.readAt, ciphertext: ciphertext)
+            createdAt: row.createdAt, read: row.readAt != nil, readAt: row.readAt, imageURL: media.imageURL,
+            link: media.link, ciphertext: ciphertext)
     }
 }

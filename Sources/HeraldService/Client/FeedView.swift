@@ -15,6 +15,10 @@ struct FeedView: Encodable {
         var createdAt: Date
         var read: Bool
         var readAt: Date?
+        /// The image the event's alert carries, as its push has it (`FeedText.media`).
+        var imageURL: String? = nil
+        /// Where a tap on the event's alert leads, as its push has it.
+        var link: String? = nil
         /// The event's ciphertext for the installation the feed was asked for (`installation_id`).
         var ciphertext: String? = nil
 
@@ -30,11 +34,14 @@ struct FeedView: Encodable {
             try container.encode(createdAt, forKey: .createdAt)
             try container.encode(read, forKey: .read)
             try container.encode(readAt, forKey: .readAt)
+            try container.encode(imageURL, forKey: .imageURL)
+            try container.encode(link, forKey: .link)
             try container.encode(ciphertext, forKey: .ciphertext)
         }
 
         enum CodingKeys: String, CodingKey {
-            case cursor, category, title, body, read, ciphertext
+            case cursor, category, title, body, read, ciphertext, link
+            case imageURL = "image_url"
             case notificationId = "notification_id"
             case threadId = "thread_id"
             case itemId = "item_id"

@@ -105,6 +105,35 @@ import Testing
         invalid.collapse = .init(keyTemplate: "m:{thread_id}", windowSeconds: 60)
         let pointers = invalid.validate().map(\.pointer)
         #expect(pointers.contains("/collapse") && pointers.contains("/quiet_hours"))
+        // Counting toward the badge is refused by name: an update leaves nothing that a read would take back.
+        #expect(counted.validate().contains { $0.pointer == "/counts_toward_badge" && $0.code == "not_allowed" })
+        #expect(!decoded.validate().contains { $0.pointer == "/counts_toward_badge" })
+    }
+
+    @Test(arguments: [false, true])
+    func anUpdateLeavesNoFeedEntryAndNeverCountsUnread(countsTowardBadge: Bool) throws {
+        // Whatever a stored category says about the badge, an update changes what is on screen in place.
+        var category = Self.category()
+        category.countsTowardBadge = countsTowardBadge
+        #expect(!category.leavesFeedEntry && !category.countsUnread)
+        var state = Fixture.state(devices: Self.devices())
+        state.unreadCount = 3
+        state.feedPosition = 41
+        let result = Self.decide(Self.event(), category: category, state: state)
+        let decision = try #require(result.decisions.first)
+        #expect(decision.outcome == .delivered && result.deliveries.count == 1)
+        #expect(decision.feedPosition == nil && !decision.countsUnread)
+        #expect(result.changes.feedPositions.isEmpty && result.changes.unreadCounts.isEmpty)
+        // The badge the decision records is the user's count as it stands.
+        #expect(decision.badge == 3)
+        #expect(decision.notificationId != nil)
+        // A notification right after still takes the next position and counts.
+        var chat = Fixture.category()
+        chat.countsTowardBadge = countsTowardBadge
+        let next = Fixture.decider().decide(
+            event: Fixture.event(), category: chat, recipients: ["u1"], states: ["u1": state], now: Fixture.now)
+        #expect(next.decisions[0].feedPosition == 42 && next.changes.feedPositions["u1"] == 42)
+        #expect(next.decisions[0].countsUnread == countsTowardBadge)
     }
 
     @Test func anEventValidatesItsActivityAndBoundsItsContentState() {

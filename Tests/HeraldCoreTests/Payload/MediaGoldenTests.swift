@@ -96,16 +96,57 @@ import Testing
         #expect(!body.contains("webpush"))
     }
 
-    @Test func webPushNamesTheImageAndTheLinkAsTheNotificationsAPIDoes() throws {
+    @Test func webPushNamesTheImageAndTheLinkAsTheNotificationsAPIDoesAndIsADeclarativeMessage() throws {
+        // The service worker's members as before, and beside them a declarative message that a browser shows
+        // by itself: the same text, image and tag, `navigate` the https link, `app_badge` the badge.
         #expect(
             try Self.body(.webpush, .system)
                 == Golden.compact(
                     #"""
-                    {"app_builds":false,"badge":4,"body":"Lunch at 1? \"Café\" <3","cat":"chat.message","cid":"msg:42",
-                     "data":{"url":"https://chat.example/t/42?m=m7"},"image":"https://img.example/a/42.jpg?w=600&h=400",
-                     "item":"m7","kind":"alert","nid":"5d41402abc4b2a76b9719d911017c592","silent":false,"tag":"msg:42",
-                     "thread":"conversation:42","title":"Asha","v":1}
+                    {"app_badge":4,"app_builds":false,"badge":4,"body":"Lunch at 1? \"Café\" <3","cat":"chat.message",
+                     "cid":"msg:42","data":{"url":"https://chat.example/t/42?m=m7"},
+                     "image":"https://img.example/a/42.jpg?w=600&h=400","item":"m7","kind":"alert",
+                     "nid":"5d41402abc4b2a76b9719d911017c592",
+                     "notification":{"body":"Lunch at 1? \"Café\" <3","data":{"url":"https://chat.example/t/42?m=m7"},
+                                     "image":"https://img.example/a/42.jpg?w=600&h=400",
+                                     "navigate":"https://chat.example/t/42?m=m7","silent":false,"tag":"msg:42",
+                                     "title":"Asha"},
+                     "silent":false,"tag":"msg:42","thread":"conversation:42","title":"Asha","v":1,"web_push":8030}
                     """#))
+    }
+
+    @Test func aDeclarativeMessageOfAnAppBuiltNotificationWakesTheServiceWorker() throws {
+        // Combined: the app enriches the notification, so the browser hands it to the service worker first.
+        let combined = try #require(Fixture.parse(Array(try Self.body(.webpush, .combined).utf8)))
+        #expect(combined["mutable"] as? Bool == true && combined["web_push"] as? Int == 8_030)
+        #expect((combined["notification"] as? [String: Any])?["title"] as? String == "Asha")
+        // App mode has no title of Herald's (only a fallback body): no declarative message, the worker shows it.
+        let app = try #require(Fixture.parse(Array(try Self.body(.webpush, .app).utf8)))
+        #expect(app["web_push"] == nil && app["notification"] == nil && app["mutable"] == nil)
+        #expect((app["data"] as? [String: Any])?["url"] as? String == Self.webLink)
+    }
+
+    @Test func anAppsDeepLinkOrNoLinkIsLeftToTheServiceWorker() throws {
+        // A declarative message must navigate to an absolute https address, and Herald knows no default one.
+        let deep = try #require(Fixture.parse(Array(try Self.body(.webpush, .system, link: Self.deepLink).utf8)))
+        #expect(deep["web_push"] == nil && deep["notification"] == nil && deep["app_badge"] == nil)
+        #expect((deep["data"] as? [String: Any])?["url"] as? String == Self.deepLink)
+        var linkless = Self.content(.system)
+        linkless.link = nil
+        let delivery = try #require(PayloadBuilder.delivery(for: linkless, to: Golden.device(.webpush), userId: "u1"))
+        #expect(!delivery.bodyText.contains("web_push") && !delivery.bodyText.contains("navigate"))
+        Golden.expectPlatformRules(delivery, linkless)
+    }
+
+    @Test func anEncryptedWNSAlertCarriesNoDeclarativeMessage() throws {
+        // Its raw body is Web Push's document for the app's background task, which no browser shows.
+        var content = Self.content(.combined)
+        content.ciphertext = "aW9zIGNpcGhlcnRleHQ="
+        let delivery = try #require(PayloadBuilder.delivery(for: content, to: Golden.device(.wns), userId: "u1"))
+        #expect(delivery.headers["X-WNS-Type"] == "wns/raw")
+        let root = try #require(Fixture.parse(delivery.body))
+        #expect(root["web_push"] == nil && root["notification"] == nil && root["mutable"] == nil)
+        #expect((root["data"] as? [String: Any])?["url"] as? String == Self.webLink)
     }
 
     @Test func wnsOpensTheLinkOnATapAndShowsTheImageInline() throws {
@@ -132,11 +173,18 @@ import Testing
         content.imageURL = "https://img.example/" + String(repeating: "p", count: 1_000)
         let limit = [Device.Platform.apns: 4_096, .fcm: 4_096, .webpush: 3_993, .wns: 5_000][platform]!
         let device = Golden.device(platform)
-        // A body that fits only without the image: the image goes, the text stays whole.
-        let room =
-            limit
-            - (PayloadBuilder.delivery(for: Golden.content(.alert, mode: .system), to: device, userId: "u1")!.body.count)
-        content.body = String(repeating: "b", count: room - 200)
+        // A body that fits only without the image: the image goes, the text stays whole. The room is measured
+        // with the link and without the image; a platform may carry the body twice (a declarative Web Push
+        // message has its own copy).
+        func size(_ body: String) -> Int {
+            var imageless = content
+            imageless.imageURL = nil
+            imageless.body = body
+            return PayloadBuilder.delivery(for: imageless, to: device, userId: "u1")!.body.count
+        }
+        let copies = size("b") - size("")
+        let room = limit - size("")
+        content.body = String(repeating: "b", count: (room - 200) / copies)
         let built = try #require(PayloadBuilder.build(content, to: device, userId: "u1"))
         #expect(built.imageDropped)
         #expect(!built.delivery.bodyText.contains("pppp"))

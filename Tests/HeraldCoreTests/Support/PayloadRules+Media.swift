@@ -33,9 +33,14 @@ extension PayloadRules {
     }
 
     /// How many places carry the image on a JSON platform: APNs `img`; FCM `notification.image` and
-    /// `apns.fcm_options.image`, or `data.img` in app mode; Web Push `image`.
+    /// `apns.fcm_options.image`, or `data.img` in app mode; Web Push `image`, and `notification.image` when
+    /// the body is also a declarative message.
     private static func expectedImageCopies(_ delivery: Delivery, _ content: PushContent) -> Int {
-        delivery.platform == .fcm && content.mode != .app ? 2 : 1
+        switch delivery.platform {
+        case .fcm: return content.mode != .app ? 2 : 1
+        case .webpush: return Fixture.parse(delivery.body)?["web_push"] != nil ? 2 : 1
+        case .apns, .wns: return 1
+        }
     }
 
     private static func carried(
@@ -99,7 +104,8 @@ extension PayloadRules {
     private static func carriedAsWebPush(_ delivery: Delivery) -> Carried? {
         guard let root = Fixture.parse(delivery.body) else { return nil }
         var carried = Carried()
-        carried.images = [root["image"] as? String].compactMap { $0 }
+        let declarative = root["notification"] as? [String: Any]
+        carried.images = [root["image"] as? String, declarative?["image"] as? String].compactMap { $0 }
         carried.link = (root["data"] as? [String: Any])?["url"] as? String
         carried.title = root["title"] as? String
         carried.body = root["body"] as? String

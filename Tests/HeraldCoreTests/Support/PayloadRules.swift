@@ -72,6 +72,7 @@ enum PayloadRules {
         rule(delivery.kind != .background && delivery.kind != .withdraw || delivery.priority == 5, "background at 5")
         return broken + mediaViolations(of: delivery, content: content)
             + ciphertextViolations(of: delivery, content: content)
+            + declarativeViolations(of: delivery, content: content)
     }
 
     static let apsKeys: Set<String> = [

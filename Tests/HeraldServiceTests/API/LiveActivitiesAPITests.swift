@@ -36,6 +36,13 @@ struct LiveActivitiesAPITests {
         return harness
     }
 
+    /// Registers the phone's token for `match-42`.
+    static func registerToken(on harness: PipelineHarness) async throws {
+        let reply = await harness.send(
+            .put, "/v1/devices/phone/live-activities/match-42", json: #"{"token":"\#(Self.token)"}"#)
+        try #require(reply.status == .created)
+    }
+
     @Test func tokensAreRegisteredReplacedListedAndRemovedWithinTheirLimits() async throws {
         let harness = try await prepared()
         defer { harness.close() }
@@ -92,10 +99,7 @@ struct LiveActivitiesAPITests {
     @Test func anUpdateGoesToTheActivitysTokenStampedWithTheServicesClock() async throws {
         let harness = try await prepared()
         defer { harness.close() }
-        #expect(
-            await harness.send(
-                .put, "/v1/devices/phone/live-activities/match-42", json: #"{"token":"\#(Self.token)"}"#
-            ).status == .created)
+        try await Self.registerToken(on: harness)
         let event = PipelineHarness.event(
             id: "goal-1", category: "sports.score", users: ["u1"], occurredAt: start, data: #"{"home":2,"away":1}"#)
         let body =
@@ -130,6 +134,64 @@ struct LiveActivitiesAPITests {
         #expect(
             Self.first(decision.json["recipients"])?["reason"] == .string("delivered"),
             "\(String(decoding: decision.body, as: UTF8.self))")
+    }
+
+    @Test func anUpdateLeavesNoFeedEntryAndNoUnreadCount() async throws {
+        // The stored category even says it counts toward the badge (written before that was refused): the core
+        // still gives its updates no feed position and no unread count.
+        let harness = try await prepared()
+        defer { harness.close() }
+        try await Self.registerToken(on: harness)
+        for index in 1...2 {
+            let update =
+                PipelineHarness.event(
+                    id: "goal-\(index)", category: "sports.score", users: ["u1"], occurredAt: start,
+                    data: #"{"home":\#(index),"away":0}"#
+                ).dropLast() + #","live_activity":{"activity_id":"match-42"}}"#
+            #expect(await harness.send(.post, "/v1/events", json: String(update)).status == .accepted)
+        }
+        try await harness.decideAll()
+        let updates = try await harness.sql(
+            """
+            SELECT d.feed_seq, d.counts_unread, d.outcome FROM decisions d JOIN events e ON e.seq = d.event_seq
+            WHERE e.category_id = 'sports.score'
+            """)
+        #expect(updates.count == 2)
+        for row in updates {
+            #expect(try row.string("outcome") == "delivered")
+            #expect(try row.decode(Int64?.self, "feed_seq") == nil)
+            #expect(try row.bool("counts_unread") == false)
+        }
+        let feed = await harness.sendAsClient("u1", .get, "/v1/me/feed")
+        #expect(feed.json["items"] == .array([]) && feed.json["unread_count"] == .int(0))
+
+        // A notification after them takes the first position of the feed and counts.
+        let message = PipelineHarness.event(id: "m-1", users: ["u1"], occurredAt: start)
+        #expect(await harness.send(.post, "/v1/events", json: message).status == .accepted)
+        try await harness.decideAll()
+        let items = await harness.drainFeed("u1", after: nil, limit: 50).items
+        #expect(items.count == 1 && items.first?["category"] == .string("chat.message"))
+        #expect(items.first?["cursor"] == .string(FeedCursor(position: 1).text))
+        #expect(await harness.sendAsClient("u1", .get, "/v1/me/feed").json["unread_count"] == .int(1))
+    }
+
+    @Test func aLiveActivityCategoryThatCountsTowardTheBadgeIsRefusedByName() async throws {
+        let harness = try await prepared()
+        defer { harness.close() }
+        let body = #"""
+            {"id":"sports.live","name":"Live score","kind":"live_activity","counts_toward_badge":true,
+             "templates":{"en":{"title":"Score"}}}
+            """#
+        let refused = await harness.send(.post, "/v1/categories", json: body)
+        #expect(refused.status == .unprocessableContent, "\(String(decoding: refused.body, as: UTF8.self))")
+        #expect(
+            Self.first(refused.json["errors"])?["pointer"] == .string("/counts_toward_badge")
+                && Self.first(refused.json["errors"])?["code"] == .string("not_allowed"))
+        // Without it, the kind's default (no badge) applies.
+        let created = await harness.send(
+            .post, "/v1/categories", json: body.replacingOccurrences(of: #","counts_toward_badge":true"#, with: ""))
+        #expect(created.status == .created, "\(String(decoding: created.body, as: UTF8.self))")
+        #expect(created.json["counts_toward_badge"] == .bool(false))
     }
 
     @Test func thePreviewShowsTheLiveActivityPushOfAnAppleDevice() async throws {

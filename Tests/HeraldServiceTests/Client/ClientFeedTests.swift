@@ -57,6 +57,46 @@ struct ClientFeedTests {
         #expect(other.json["items"] == .array([]))
     }
 
+    @Test func itemsCarryTheImageAndLinkAsTheirPushesDo() async throws {
+        let harness = try await prepared()
+        defer { harness.close() }
+        var templated = PipelineHarness.chatCategory(id: "chat.photo")
+        templated.imageTemplate = "https://img.example/t/{thread_id}.png"
+        templated.linkTemplate = "chat://t/{thread_id}"
+        try await harness.category(templated)
+        let own =
+            PipelineHarness.event(id: "own", users: ["u1"], thread: "t1", occurredAt: start).dropLast()
+            + #","image_url":"https://cdn.example/own.jpg","link":"https://chat.example/t/1"}"#
+        for body in [
+            String(own), PipelineHarness.event(id: "tpl", category: "chat.photo", thread: "a b", occurredAt: start),
+            PipelineHarness.event(id: "plain", occurredAt: start),
+        ] {
+            #expect(await harness.send(.post, "/v1/events", json: body).status == .accepted)
+        }
+        try await harness.decideAll()
+        let items = await harness.drainFeed("u1", after: nil, limit: 50).items
+        #expect(items.count == 3)
+        // Every item names both members, null when its event has none; the thread id tells the events apart.
+        func media(_ thread: JSONValue) -> [JSONValue?]? {
+            items.first { $0["thread_id"] == thread }.map { [$0["image_url"], $0["link"]] }
+        }
+        #expect(media(.string("t1")) == [.string("https://cdn.example/own.jpg"), .string("https://chat.example/t/1")])
+        #expect(media(.string("a b")) == [.string("https://img.example/t/a%20b.png"), .string("chat://t/a%20b")])
+        #expect(media(.null) == [.null, .null])
+        let rows = try await harness.sql("SELECT event_id, body FROM deliveries ORDER BY event_id")
+        var pushed: [String: [String: Any]] = [:]
+        for row in rows {
+            pushed[try row.string("event_id")] =
+                (try? JSONSerialization.jsonObject(with: Data(try row.string("body").utf8))) as? [String: Any]
+        }
+        // Exactly as the pushes carry them.
+        #expect(pushed["own"]?["img"] as? String == "https://cdn.example/own.jpg")
+        #expect(pushed["own"]?["link"] as? String == "https://chat.example/t/1")
+        #expect(pushed["tpl"]?["img"] as? String == "https://img.example/t/a%20b.png")
+        #expect(pushed["tpl"]?["link"] as? String == "chat://t/a%20b")
+        #expect(pushed["plain"]?["img"] == nil)
+    }
+
     @Test(arguments: ["nope", "AQAAAAAAAAAB", "AgAAAAAAAAAB", "AQAAAAAAAAAB==", "%00"])
     func aCursorHeraldDidNotIssueIsA400NamingAfter(_ cursor: String) async throws {
         let harness = try await prepared()
