@@ -48,6 +48,7 @@ struct CategoryReader {
         if let value: Category.Kind = choice(members, "kind") {
             category.kind = value
             category.quietHours = Category.defaultQuietHours(for: value)
+            category.countsTowardBadge = Category.defaultCountsTowardBadge(for: value)
         }
         if let value: Category.QuietHoursPolicy = choice(members, "quiet_hours") { category.quietHours = value }
         if let value = int(members, "ttl_seconds", pointer: "/ttl_seconds") { category.ttlSeconds = value }
