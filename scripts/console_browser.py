@@ -13,7 +13,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-from console_contrast import contrast_report
+from console_contrast import contrast_report, state_report
 from console_seed import DEADLINE, Failure
 
 
@@ -96,13 +96,19 @@ class Browser:
         self.text_in("#access", expect)
 
     def check_contrast(self, name):
-        """Fails with every visible text element of the page under WCAG AA contrast, naming it and its ratio."""
+        """Fails with every visible text element of the page under WCAG AA contrast, naming it and its ratio, and
+        with every control whose hover or focus state is: its text, or its focus outline under 3:1."""
         result = contrast_report(self.driver)
         if result["failures"]:
             raise Failure(f"[{self.name}] {name}: text below WCAG AA contrast:\n      " + "\n      ".join(result["failures"]))
         if result["checked"] == 0:
             raise Failure(f"[{self.name}] {name}: the contrast check found no text to check")
-        self.contrast_checks.append((name, f"{result['checked']} text elements at WCAG AA or better"))
+        states = state_report(self.driver)
+        if states["failures"]:
+            raise Failure(f"[{self.name}] {name}: hover or focus below WCAG AA:\n      " + "\n      ".join(states["failures"]))
+        ring = f", focus outlines {states['lowest_ring']:.2f}:1 or more" if states["lowest_ring"] else ""
+        self.contrast_checks.append((name, f"{result['checked']} text elements at WCAG AA or better; "
+                                           f"{states['checked']} controls hovered and focused{ring}"))
 
     def shot(self, name):
         """The whole page, beyond the window, through the DevTools protocol; every screen but a failure's is also
