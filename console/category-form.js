@@ -24,8 +24,8 @@ const OPTIONS = [
     path: "/kind",
     label: "Kind",
     kind: "select",
-    options: [["notification", "notification"], ["live_activity", "live_activity (updates an iOS Live Activity)"]],
-    hint: "A live_activity category does not collapse and never takes quiet hours silent",
+    options: ["notification", "live_activity"],
+    hint: "live_activity updates an iOS Live Activity; it does not collapse and never takes quiet hours silent",
   },
   {
     path: "/quiet_hours",
