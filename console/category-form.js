@@ -33,6 +33,7 @@ const OPTIONS = [
     kind: "select",
     options: ["defer", "silent", "bypass", "drop"],
     byKind: { notification: "defer", live_activity: "bypass" },
+    hint: "Unless set: defer for a notification, bypass for a live_activity category",
   },
   { path: "/ttl_seconds", label: "Time to live (seconds)", kind: "number" },
   { path: "/collapse/key_template", label: "Collapse key template", kind: "text", hint: "e.g. msg:{thread_id}" },
@@ -46,6 +47,7 @@ const OPTIONS = [
     label: "Counts toward the badge",
     kind: "checkbox",
     byKind: { notification: true, live_activity: false },
+    hint: "Unless set: yes for a notification, no for a live_activity category",
   },
   { path: "/thread_key_template", label: "Thread key template", kind: "text" },
   { path: "/image_template", label: "Image template (https://…)", kind: "text" },
@@ -62,7 +64,6 @@ const DEFAULTS = {
   interruption_level: "active", ttl_seconds: 86400, counts_toward_user_rate_limit: true, default_locale: "en",
   description: "",
 };
-const KIND_NOTE = "Follows the kind until you change it (the server applies the kind's default)";
 
 function read(doc, path) {
   return path.slice(1).split("/").reduce((value, key) => (value == null ? undefined : value[key]), doc);
@@ -125,7 +126,7 @@ export async function renderForm(root, id, session) {
   for (const option of OPTIONS) {
     const given = read(doc, option.path);
     const control = controlFor(option, given === undefined && option.byKind ? option.byKind[docKind] : given);
-    const f = field(option.label, control, { hint: option.byKind ? KIND_NOTE : option.hint, pointer: option.path });
+    const f = field(option.label, control, { hint: option.hint, pointer: option.path });
     if (option.kind === "checkbox") f.wrapper.classList.add("check");
     if (option.byKind) {
       // A stored value equal to its kind's default keeps following the kind: a change of kind moves it along.
