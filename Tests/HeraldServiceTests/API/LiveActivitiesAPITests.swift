@@ -132,6 +132,20 @@ struct LiveActivitiesAPITests {
             "\(String(decoding: decision.body, as: UTF8.self))")
     }
 
+    @Test func aLiveActivityCategoryWrittenWithoutItsKindsOptionsTakesTheKindsDefaults() async throws {
+        let harness = try await prepared()
+        defer { harness.close() }
+        let templates = #""templates":{"en":{"title":"{home}","body":"{away}"}}"#
+        let plain = await harness.send(
+            .post, "/v1/categories", json: #"{"id":"sports.goal","name":"Goal","kind":"live_activity","# + templates + "}")
+        #expect(plain.status == .created)
+        #expect(plain.json["counts_toward_badge"] == .bool(false) && plain.json["quiet_hours"] == .string("bypass"))
+        let counted = await harness.send(
+            .post, "/v1/categories",
+            json: #"{"id":"sports.card","name":"Card","kind":"live_activity","counts_toward_badge":true,"# + templates + "}")
+        #expect(counted.status == .created && counted.json["counts_toward_badge"] == .bool(true))
+    }
+
     @Test func thePreviewShowsTheLiveActivityPushOfAnAppleDevice() async throws {
         let harness = try await prepared()
         defer { harness.close() }
