@@ -20,7 +20,21 @@ const OPTIONS = [
     kind: "select",
     options: ["active", "passive", "time-sensitive", "critical"],
   },
-  { path: "/quiet_hours", label: "During quiet hours", kind: "select", options: ["defer", "silent", "bypass", "drop"] },
+  {
+    path: "/kind",
+    label: "Kind",
+    kind: "select",
+    options: ["notification", "live_activity"],
+    hint: "live_activity updates an iOS Live Activity; it does not collapse and never takes quiet hours silent",
+  },
+  {
+    path: "/quiet_hours",
+    label: "During quiet hours",
+    kind: "select",
+    options: ["defer", "silent", "bypass", "drop"],
+    byKind: { notification: "defer", live_activity: "bypass" },
+    hint: "Unless set: defer for a notification, bypass for a live_activity category",
+  },
   { path: "/ttl_seconds", label: "Time to live (seconds)", kind: "number" },
   { path: "/collapse/key_template", label: "Collapse key template", kind: "text", hint: "e.g. msg:{thread_id}" },
   { path: "/collapse/window_seconds", label: "Collapse window (seconds)", kind: "number" },
@@ -28,7 +42,13 @@ const OPTIONS = [
   { path: "/rate_limit/window_seconds", label: "Rate limit: window (seconds)", kind: "number" },
   { path: "/rate_limit/halve_after_dismissals", label: "Halve the limit after N dismissals", kind: "number" },
   { path: "/counts_toward_user_rate_limit", label: "Counts toward the user-wide budget", kind: "checkbox" },
-  { path: "/counts_toward_badge", label: "Counts toward the badge", kind: "checkbox" },
+  {
+    path: "/counts_toward_badge",
+    label: "Counts toward the badge",
+    kind: "checkbox",
+    byKind: { notification: true, live_activity: false },
+    hint: "Unless set: yes for a notification, no for a live_activity category",
+  },
   { path: "/thread_key_template", label: "Thread key template", kind: "text" },
   { path: "/image_template", label: "Image template (https://…)", kind: "text" },
   { path: "/link_template", label: "Link template", kind: "text", hint: "e.g. chat://t/{thread_id}" },
@@ -37,10 +57,12 @@ const OPTIONS = [
   { path: "/android_channel_id", label: "Android channel id", kind: "text" },
   { path: "/default_locale", label: "Default locale", kind: "text" },
 ];
+// Options with a `byKind` default are absent here: until the person sets one, the form shows the default of the
+// chosen kind and leaves the member out of the document, so the server applies that kind's default.
 const DEFAULTS = {
-  default_preference: "on", required: false, delivery_mode: "system", priority: "normal",
-  interruption_level: "active", quiet_hours: "defer", ttl_seconds: 86400, counts_toward_user_rate_limit: true,
-  counts_toward_badge: true, default_locale: "en", description: "",
+  default_preference: "on", required: false, delivery_mode: "system", priority: "normal", kind: "notification",
+  interruption_level: "active", ttl_seconds: 86400, counts_toward_user_rate_limit: true, default_locale: "en",
+  description: "",
 };
 
 function read(doc, path) {
@@ -57,10 +79,14 @@ function controlFor(option, value) {
   return input(attrs);
 }
 
-/** The category document the form holds; a number field that does not parse is sent as typed, for the server to name. */
-function documentOf(controls) {
+/**
+ * The category document the form holds; a number field that does not parse is sent as typed, for the server to
+ * name. A control still following its kind's default is left out, unless `shown` asks for what the form shows.
+ */
+function documentOf(controls, { shown = false } = {}) {
   const doc = {};
   for (const [path, control] of controls) {
+    if (!shown && control.dataset.followsKind === "true") continue;
     let value;
     if (control.type === "checkbox") value = control.checked;
     else if (control.value.trim() === "") continue;
@@ -96,15 +122,25 @@ export async function renderForm(root, id, session) {
     controls.set("/id", idField.control);
   }
   const grid = el("div", { class: "grid" });
+  const docKind = doc.kind || "notification";
   for (const option of OPTIONS) {
-    const control = controlFor(option, read(doc, option.path));
+    const given = read(doc, option.path);
+    const control = controlFor(option, given === undefined && option.byKind ? option.byKind[docKind] : given);
     const f = field(option.label, control, { hint: option.hint, pointer: option.path });
     if (option.kind === "checkbox") f.wrapper.classList.add("check");
+    if (option.byKind) {
+      // A stored value equal to its kind's default keeps following the kind: a change of kind moves it along.
+      control.dataset.followsKind = String(given === undefined || given === option.byKind[docKind]);
+      control.addEventListener("change", () => {
+        control.dataset.followsKind = "false";
+      });
+    }
     control.disabled = !writable;
     controls.set(option.path, control);
     put(grid, f.wrapper);
   }
   put(form, grid);
+  followKind(controls);
 
   let firstTitle = null;
   let firstBody = null;
@@ -188,7 +224,7 @@ export async function renderForm(root, id, session) {
       notice(status, `Saved: version ${loaded.version}.`, "ok");
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      if (error.status === 412) return showConflict(conflict, loaded, body, error, submit, controls);
+      if (error.status === 412) return showConflict(conflict, loaded, error, submit, controls);
       if (error.status === 422 || error.status === 400) {
         showErrors(form, summary, error.fieldErrors.length ? error.fieldErrors : [{ pointer: "", detail: error.message }], resolve);
         notice(status, "Not saved: fix the fields marked below.", "error");
@@ -201,6 +237,18 @@ export async function renderForm(root, id, session) {
     event.preventDefault();
     submit();
   });
+}
+
+/** Moves every control still following the kind to the default of the kind now chosen. */
+function followKind(controls) {
+  const kind = controls.get("/kind");
+  const update = () => {
+    for (const option of OPTIONS.filter((o) => o.byKind)) {
+      const control = controls.get(option.path);
+      if (control.dataset.followsKind === "true") setControl(control, option.byKind[kind.value]);
+    }
+  };
+  kind.addEventListener("change", update);
 }
 
 /** An option's value as compared: absent, null and empty text are all "not set". */
@@ -227,7 +275,8 @@ function setControl(control, value) {
  * value when it was opened, yours and theirs side by side; then load theirs, apply your edits onto theirs, or save
  * yours over it.
  */
-async function showConflict(box, opened, mine, error, submit, controls) {
+async function showConflict(box, opened, error, submit, controls) {
+  const mine = documentOf(controls, { shown: true });
   const theirEtag = error.headers.get("ETag");
   const theirs = (await call("GET", `/v1/categories/${seg(opened.id)}`)).body;
   let change = null;
@@ -278,7 +327,11 @@ async function showConflict(box, opened, mine, error, submit, controls) {
       button(
         theirsOnly.length ? "Keep their changes and apply mine" : "Apply my changes to their version",
         () => {
-          for (const c of theirsOnly) setControl(controls.get(c.option.path), c.their);
+          for (const c of theirsOnly) {
+            const control = controls.get(c.option.path);
+            setControl(control, c.their);
+            if (control.dataset.followsKind) control.dataset.followsKind = "false";
+          }
           submit(theirEtag, theirs.templates);
         },
         { id: "conflict-merge", class: "primary" },

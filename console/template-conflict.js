@@ -8,9 +8,10 @@ const same = (a, b) => shown(a) === shown(b);
 
 /**
  * Fills `box` with the conflict for `locale`: `opened` is the text as it was loaded, `mine` the unsaved draft;
- * `saveOver(etag)` saves the draft over their version.
+ * `saveOver(etag)` saves the draft over their version; `applyOnTheirs(etag, text)` saves `text`: their version
+ * with every field you changed replaced by yours.
  */
-export async function showTemplateConflict(box, { categoryId, openedVersion, locale, fields, opened, mine, error, saveOver }) {
+export async function showTemplateConflict(box, { categoryId, openedVersion, locale, fields, opened, mine, error, saveOver, applyOnTheirs }) {
   const theirEtag = error.headers.get("ETag");
   const theirs = (await call("GET", `/v1/categories/${seg(categoryId)}`)).body;
   const their = theirs.templates[locale] || {};
@@ -25,6 +26,7 @@ export async function showTemplateConflict(box, { categoryId, openedVersion, loc
         cells: [label, shown(opened[name]), shown(mine[name]), shown(their[name]), by],
       };
     });
+  const merged = Object.fromEntries(fields.map(([name]) => [name, same(mine[name], opened[name]) ? their[name] ?? null : mine[name]]));
   clear(box);
   box.hidden = false;
   put(box,
@@ -40,6 +42,11 @@ export async function showTemplateConflict(box, { categoryId, openedVersion, loc
       "div",
       { class: "toolbar" },
       button("Load their version", () => go(`#/templates/${seg(categoryId)}/${seg(locale)}`), { id: "template-reload" }),
+      button("Keep theirs and apply mine", () => applyOnTheirs(theirEtag, merged, their), {
+        id: "template-merge",
+        class: "primary",
+        title: "Their version, with only the fields you changed replaced by yours",
+      }),
       button("Save mine over theirs", () => saveOver(theirEtag), { id: "template-overwrite" }),
     ),
   );

@@ -158,12 +158,20 @@ export async function render(root, params, session) {
       } else if (error.status === 412) {
         await showTemplateConflict(conflict, {
           categoryId: category.id, openedVersion: category.version, locale, fields: FIELDS, opened: { ...stored },
-          mine: draft(), error, saveOver: saveWith,
+          mine: draft(), error, saveOver: saveWith, applyOnTheirs,
         });
       } else {
         notice(status, describe(error), "error");
       }
     }
+  };
+  // Their version becomes the one opened, the editor shows it with your changed fields on top, and that is saved.
+  const applyOnTheirs = (theirEtag, merged, their) => {
+    for (const [name] of FIELDS) {
+      stored[name] = their[name] ?? undefined;
+      areas[name].value = merged[name] ?? "";
+    }
+    return saveWith(theirEtag);
   };
   form.addEventListener("submit", (event) => {
     event.preventDefault();

@@ -1,0 +1,105 @@
+"""The templates part of the console's browser test: a broken Polish template marked at its offset and fixed, the
+live preview for a count and a platform, a save, and two stale saves from a second session: one saved over theirs,
+one whose edits are applied on top of their version."""
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
+
+from console_browser import step
+from console_flow_categories import CATEGORY
+from console_seed import Failure
+
+PLURAL_PL = "{count, plural, one {# wiadomość} few {# wiadomości} many {# wiadomości} other {# wiadomości}}"
+BROKEN_PL = "Masz {count, plural, one {# wiadomość} few {# wiadomości}"
+THEIR_BODY_PL = "Nowe: {count, plural, one {# wiadomość} few {# wiadomości} many {# wiadomości} other {# wiadomości}}"
+
+
+def broken_fixed_previewed_saved(first):
+    step("2b", "type a broken template, see the error at its offset, fix it")
+    first.type("#new-locale", "pl").send_keys(Keys.ENTER)
+    first.text_in("#tab-pl", "pl")
+    first.type("#tpl-title", "{actor}")
+    first.type("#tpl-body", BROKEN_PL)
+    first.type("#tpl-digest_title", "{first_actor}")
+    first.type("#tpl-digest_body", BROKEN_PL)
+    message = first.text_in("#tpl-body-error", "at character", "the ICU error with its offset beside the body")
+    mark = first.find("#tpl-body-mark mark.icu-error", "the error's offset marked in the body")
+    first.find("#preview-refused")
+    print(f"    ICU error shown: {message!r}, marked at {mark.text!r}")
+    first.shot("03-template-icu-error")
+    first.type("#tpl-body", PLURAL_PL)
+    first.type("#tpl-digest_body", PLURAL_PL)
+    first.text_in("#preview-meta, #preview-output", "unsaved", "the preview of the fixed, unsaved text")
+
+    step(3, "preview in pl with count 5 and see '5 wiadomości'")
+    first.type("#preview-locale", "pl")
+    first.click("button[data-count='5']")
+    body = first.text_in("#preview-body", "5 wiadomości")
+    first.find("#plural-table tr[data-plural='few']", "the plural categories of Polish")
+    first.text_in("#preview-bytes", "bytes")
+    print(f"    preview body: {body!r}")
+    first.shot("04-template-preview-pl-5")
+    Select(first.find("#preview-platform")).select_by_value("webpush")
+    first.text_in("#preview-output h4", "WEBPUSH")
+    first.shot("05-template-preview-webpush")
+
+    step(4, "save")
+    first.click("#template-save")
+    first.text_in("#template-status", "Saved pl")
+
+
+def conflict_saved_over(first, second, api):
+    step("5b", "the same for the Polish wording: their title beside yours, then save yours over it")
+    first.go(f"#/templates/{CATEGORY}/pl")
+    first.find("#tpl-title")
+    second.go(f"#/templates/{CATEGORY}/pl")
+    second.type("#tpl-title", "{actor} napisał(a)")
+    second.click("#template-save")
+    second.text_in("#template-status", "Saved pl: version 5")
+    first.type("#tpl-title", "Od {actor}")
+    first.click("#template-save")
+    first.text_in("#template-conflict", "Changed by someone else since you opened it")
+    title_row = first.text_in("#template-conflict-fields tr[data-field='title']", "{actor} napisał(a)",
+                              "their title beside yours")
+    if "Od {actor}" not in title_row or "both of you, differently" not in title_row:
+        raise Failure(f"the title's row does not show both versions and the clash: {title_row!r}")
+    if first.driver.find_elements(By.CSS_SELECTOR, "#template-conflict-fields tr[data-field='body']"):
+        raise Failure("a template field neither session changed is listed in the conflict")
+    if "412" in first.driver.find_element(By.CSS_SELECTOR, "main").text:
+        raise Failure("the templates conflict was shown as a raw 412")
+    print(f"    templates: {title_row!r}")
+    first.shot("06b-template-conflict")
+    first.click("#template-overwrite")
+    first.text_in("#template-status", "Saved pl: version 6")
+    stored = api.call("GET", f"/v1/categories/{CATEGORY}")[0]["templates"]["pl"]["title"]
+    if stored != "Od {actor}":
+        raise Failure(f"saving over theirs stored the title {stored!r}")
+
+
+def conflict_applied_on_theirs(first, second, api):
+    step("5c", "a stale Polish save again: keep their body and apply my digest title on top, with their ETag")
+    second.go(f"#/templates/{CATEGORY}/pl")
+    second.wait("the second session to load version 6 of the Polish templates",
+                lambda d: second.value("#tpl-title") == "Od {actor}")
+    second.type("#tpl-body", THEIR_BODY_PL)
+    second.click("#template-save")
+    second.text_in("#template-status", "Saved pl: version 7")
+    first.type("#tpl-digest_title", "{first_actor} i inni")
+    first.click("#template-save")
+    first.text_in("#template-conflict", "Changed by someone else since you opened it")
+    first.text_in("#template-conflict-fields tr[data-field='body']", "Nowe:", "their body beside yours")
+    mine = first.text_in("#template-conflict-fields tr[data-field='digest_title']", "{first_actor} i inni",
+                         "your digest title beside theirs")
+    if not mine.endswith("you"):
+        raise Failure(f"the digest title's row does not say you changed it: {mine!r}")
+    first.shot("06c-template-conflict-apply-mine")
+    first.click("#template-merge")
+    first.text_in("#template-status", "Saved pl: version 8")
+    stored = api.call("GET", f"/v1/categories/{CATEGORY}")[0]["templates"]["pl"]
+    want = {"title": "Od {actor}", "body": THEIR_BODY_PL, "digest_title": "{first_actor} i inni"}
+    got = {name: stored.get(name) for name in want}
+    if got != want:
+        raise Failure(f"keeping theirs and applying mine stored {got}, not {want}")
+    if first.value("#tpl-body") != THEIR_BODY_PL or first.value("#tpl-digest_title") != want["digest_title"]:
+        raise Failure("the editor does not show their body with my digest title after the merge")
+    first.shot("06d-template-merged")
