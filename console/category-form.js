@@ -47,7 +47,7 @@ const OPTIONS = [
     label: "Counts toward the badge",
     kind: "checkbox",
     byKind: { notification: true, live_activity: false },
-    hint: "Unless set: yes for a notification, no for a live_activity category",
+    hint: "Unless set: yes for a notification; a live_activity category never counts (its updates leave no feed entry)",
   },
   { path: "/thread_key_template", label: "Thread key template", kind: "text" },
   { path: "/image_template", label: "Image template (https://…)", kind: "text" },
