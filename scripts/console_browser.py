@@ -134,3 +134,17 @@ class Browser:
 
 def step(number, title):
     print(f"  step {number}: {title}", flush=True)
+
+
+def stale_save(first, second, route, ready, theirs, mine, save, status, saved, conflict):
+    """Opens `route` in both sessions, saves `theirs` (selector, text) in the second, then `mine` in the first,
+    whose version is now stale, and waits for the conflict box to say so."""
+    first.go(route)
+    first.find(ready)
+    second.go(route)
+    second.type(*theirs)
+    second.click(save)
+    second.text_in(status, saved)
+    first.type(*mine)
+    first.click(save)
+    first.text_in(conflict, "Changed by someone else since you opened it")

@@ -4,7 +4,7 @@ the form leaves to the server."""
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from console_browser import step
+from console_browser import stale_save, step
 from console_contrast import self_check
 from console_seed import Failure
 
@@ -41,15 +41,10 @@ def create_with_field_error(first):
 
 def conflict_merged(first, second, api):
     step(5, "edit in a second session, save there, save in the first and see the conflict")
-    first.go(f"#/categories/{CATEGORY}")
-    first.find("#cat-description")
-    second.go(f"#/categories/{CATEGORY}")
-    second.type("#cat-name", "Direct messages")
-    second.click("#category-save")
-    second.text_in("#form-status", "Saved: version")
-    first.type("#cat-description", "One person writes to another.")
-    first.click("#category-save")
-    first.text_in("#conflict", "Changed by someone else since you opened it")
+    stale_save(
+        first, second, f"#/categories/{CATEGORY}", "#cat-description", ("#cat-name", "Direct messages"),
+        ("#cat-description", "One person writes to another."), "#category-save", "#form-status", "Saved: version",
+        "#conflict")
     versions = first.text_in("#conflict-versions", "it is now version")
     if "412" in first.driver.find_element(By.CSS_SELECTOR, "main").text:
         raise Failure("the conflict was shown as a raw 412")

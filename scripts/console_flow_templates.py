@@ -5,7 +5,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from console_browser import step
+from console_browser import stale_save, step
 from console_flow_categories import CATEGORY
 from console_seed import Failure
 
@@ -50,15 +50,10 @@ def broken_fixed_previewed_saved(first):
 
 def conflict_saved_over(first, second, api):
     step("5b", "the same for the Polish wording: their title beside yours, then save yours over it")
-    first.go(f"#/templates/{CATEGORY}/pl")
-    first.find("#tpl-title")
-    second.go(f"#/templates/{CATEGORY}/pl")
-    second.type("#tpl-title", "{actor} napisał(a)")
-    second.click("#template-save")
-    second.text_in("#template-status", "Saved pl: version 5")
-    first.type("#tpl-title", "Od {actor}")
-    first.click("#template-save")
-    first.text_in("#template-conflict", "Changed by someone else since you opened it")
+    stale_save(
+        first, second, f"#/templates/{CATEGORY}/pl", "#tpl-title", ("#tpl-title", "{actor} napisał(a)"),
+        ("#tpl-title", "Od {actor}"), "#template-save", "#template-status", "Saved pl: version 5",
+        "#template-conflict")
     title_row = first.text_in("#template-conflict-fields tr[data-field='title']", "{actor} napisał(a)",
                               "their title beside yours")
     if "Od {actor}" not in title_row or "both of you, differently" not in title_row:
