@@ -71,7 +71,12 @@ public enum BenchRepository {
             SELECT seq, extract(epoch FROM accepted_at)::float8 FROM events
             WHERE seq >= $1 AND source = $2 AND state = 'decided'
             ORDER BY seq
+            LIMIT 1000
             """)
+    /// The rows of one `decidedSince` page.
+    static let decidedPage = 1_000
+    static let planCacheMode = Query(
+        name: "bench_plan_cache_mode", sql: "SELECT set_config('plan_cache_mode', $1, false)")
 
     /// Writes `events` decided events of the UTC day number `day` to `users` users, with their keys, decisions and
     /// sent deliveries; the day's partitions must exist.
@@ -101,9 +106,32 @@ public enum BenchRepository {
     }
 
     /// The decided events of `source` from seq `first` on, each with its acceptance time in seconds since 1970.
+    ///
+    /// It reads pages of `decidedPage` rows in seq order until a page is short, so a seq that never comes (a gap)
+    /// costs one more page, never a stall. Run it inside `withGenericPlans`: planned afresh on every call, the poll
+    /// spent more time planning than executing.
     public static func decidedEvents(
         source: String, from first: Int, on connection: PostgresConnection
     ) throws -> [(seq: Int, acceptedAt: Double)] {
-        try connection.query(decidedSince, [first, source]).map { (try $0.int(0), try $0.double(1)) }
+        var rows: [(seq: Int, acceptedAt: Double)] = []
+        var from = first
+        while true {
+            let page = try connection.query(decidedSince, [from, source]).map { (try $0.int(0), try $0.double(1)) }
+            rows += page
+            guard page.count == decidedPage, let last = page.last else { return rows }
+            from = last.0 + 1
+        }
+    }
+
+    /// Runs `body` with the session's statements on their generic plans, then back on the server's choice.
+    ///
+    /// The poll's generic plan walks each partition's primary key from the first seq and stops after a page; a
+    /// custom plan costs a planning of the partitioned table on every call.
+    public static func withGenericPlans<R>(
+        on connection: PostgresConnection, _ body: () throws -> R
+    ) throws -> R {
+        _ = try connection.query(planCacheMode, ["force_generic_plan"])
+        defer { _ = try? connection.query(planCacheMode, ["auto"]) }
+        return try body()
     }
 }

@@ -11,21 +11,32 @@ enum BenchLatencyWatch {
         _ service: BenchService, source: String, firstSeq: Int, expected: Int, interval: Double, timeout: Double
     ) throws -> [Double] {
         try service.database { connection in
-            var seen: Set<Int> = []
-            var delays: [Double] = []
-            // Every event below `low` was seen decided; polls only read from there.
-            var low = firstSeq
-            let start = ContinuousClock.now
-            while delays.count < expected, BenchStatistics.seconds(since: start) < timeout {
-                let rows = try BenchRepository.decidedEvents(source: source, from: low, on: connection)
-                let observed = Date().timeIntervalSince1970
-                for row in rows where seen.insert(row.seq).inserted {
-                    delays.append((observed - row.acceptedAt) * 1000)
-                }
-                while seen.remove(low) != nil { low += 1 }
-                Thread.sleep(forTimeInterval: interval)
+            try BenchRepository.withGenericPlans(on: connection) {
+                try poll(
+                    connection, source: source, firstSeq: firstSeq, expected: expected, interval: interval,
+                    timeout: timeout)
             }
-            return delays
         }
+    }
+
+    private static func poll(
+        _ connection: PostgresConnection, source: String, firstSeq: Int, expected: Int, interval: Double,
+        timeout: Double
+    ) throws -> [Double] {
+        var seen: Set<Int> = []
+        var delays: [Double] = []
+        // Every event below `low` was seen decided; polls only read from there.
+        var low = firstSeq
+        let start = ContinuousClock.now
+        while delays.count < expected, BenchStatistics.seconds(since: start) < timeout {
+            let rows = try BenchRepository.decidedEvents(source: source, from: low, on: connection)
+            let observed = Date().timeIntervalSince1970
+            for row in rows where seen.insert(row.seq).inserted {
+                delays.append((observed - row.acceptedAt) * 1000)
+            }
+            while seen.remove(low) != nil { low += 1 }
+            Thread.sleep(forTimeInterval: interval)
+        }
+        return delays
     }
 }
