@@ -23,9 +23,10 @@ export function errorText(error) {
 /**
  * Shows each error next to the control whose data-pointer is the error's pointer, or the closest enclosing one
  * (`/collapse` lands on the first collapse field); `resolve(pointer)` may map a pointer to a control first.
- * Errors that name no control are listed in `summary`. The first invalid control gets the focus.
+ * Errors that name no control are listed in `summary`. The first invalid control gets the focus unless `focus` is
+ * false, as for errors found while the user types.
  */
-export function showErrors(form, summary, errors, resolve = () => null) {
+export function showErrors(form, summary, errors, resolve = () => null, { focus = true } = {}) {
   clearErrors(form, summary);
   const controls = [...form.querySelectorAll("[data-pointer]")];
   const unplaced = [];
@@ -55,6 +56,6 @@ export function showErrors(form, summary, errors, resolve = () => null) {
     );
     summary.hidden = false;
   }
-  if (first) first.focus();
+  if (first && focus) first.focus();
   return first;
 }

@@ -84,8 +84,9 @@ export async function render(root, params, session) {
   const plurals = el("div", { id: "plurals" });
   const drawPlurals = () => put(clear(plurals), pluralTable(controls.locale.value || locale, draft()));
 
-  // Marks each ICU error's offset inside a copy of the text, and places the caret there.
-  const mark = (errors) => {
+  // Marks each ICU error's offset inside a copy of the text; after a save, also places the caret there. The live
+  // preview leaves the caret alone: the user is still typing where it is.
+  const mark = (errors, { caret = false } = {}) => {
     for (const [name] of FIELDS) document.getElementById(`tpl-${name}-mark`).hidden = true;
     for (const error of errors) {
       const match = /^\/templates\/[^/]+\/([a-z_]+)$/.exec(error.pointer || "");
@@ -99,7 +100,7 @@ export async function render(root, params, session) {
         text.slice(at + 1),
       );
       pre.hidden = false;
-      areas[match[1]].setSelectionRange(at, at);
+      if (caret) areas[match[1]].setSelectionRange(at, at);
     }
   };
 
@@ -119,9 +120,7 @@ export async function render(root, params, session) {
       if (mine !== sequence) return;
       if (error instanceof ApiError && error.status === 422) {
         const errors = error.fieldErrors;
-        const active = document.activeElement;
-        showErrors(form, summary, errors);
-        if (active && active.tagName === "TEXTAREA") active.focus();
+        showErrors(form, summary, errors, undefined, { focus: false });
         mark(errors);
         put(clear(output), el("p", { class: "notice notice-error", id: "preview-refused", text: "No preview: the templates have errors (marked above)." }));
       } else {
@@ -153,7 +152,7 @@ export async function render(root, params, session) {
       if (!(error instanceof ApiError)) throw error;
       if (error.status === 422) {
         showErrors(form, summary, error.fieldErrors);
-        mark(error.fieldErrors);
+        mark(error.fieldErrors, { caret: true });
         notice(status, "Not saved: fix the errors marked below.", "error");
       } else if (error.status === 412) {
         await showTemplateConflict(conflict, {

@@ -27,7 +27,7 @@ def broken_fixed_previewed_saved(first):
     first.find("#preview-refused")
     print(f"    ICU error shown: {message!r}, marked at {mark.text!r}")
     first.shot("03-template-icu-error")
-    first.type("#tpl-body", PLURAL_PL)
+    typed_across_a_live_error(first, "#tpl-body", PLURAL_PL)
     first.type("#tpl-digest_body", PLURAL_PL)
     first.text_in("#preview-meta, #preview-output", "unsaved", "the preview of the fixed, unsaved text")
 
@@ -46,6 +46,19 @@ def broken_fixed_previewed_saved(first):
     step(4, "save")
     first.click("#template-save")
     first.text_in("#template-status", "Saved pl")
+
+
+def typed_across_a_live_error(browser, css, text):
+    """Types `text` but its closing brace, lets the live preview mark the brace left open (at the text's start), then
+    types the brace, as a slow typist would: the preview marks the error but leaves the caret where typing goes on."""
+    cut = len(text) - 1
+    browser.type(css, text[:cut])
+    browser.wait(f"the live preview to mark the error of {text[:cut]!r}",
+                 lambda d: not d.find_element(By.CSS_SELECTOR, f"{css}-mark").get_attribute("hidden")
+                 and browser.value(css) in d.find_element(By.CSS_SELECTOR, f"{css}-mark").text)
+    browser.find(css).send_keys(text[cut:])
+    if browser.value(css) != text:
+        raise Failure(f"typing on after the live preview's error left {browser.value(css)!r}, not {text!r}")
 
 
 def conflict_saved_over(first, second, api):
