@@ -125,10 +125,20 @@ public enum CategoryRepository {
     public static func current(
         ids: [String], knownVersions: [String: Int], on connection: PostgresConnection
     ) throws -> [String: Current] {
+        guard let query = currentQuery(ids: ids, knownVersions: knownVersions) else { return [:] }
+        return try current(from: connection.query(query.query, query.parameters))
+    }
+
+    /// The statement of `current`, to send in a pipeline with others; nil when no id can be a category's.
+    public static func currentQuery(ids: [String], knownVersions: [String: Int]) -> BoundQuery? {
         let slugs = Array(Set(ids.filter(CategoryRules.isSlug)))
-        guard !slugs.isEmpty else { return [:] }
+        guard !slugs.isEmpty else { return nil }
         let versions = PipelineArray(optional: slugs.map { knownVersions[$0].map(String.init) })
-        let rows = try connection.query(byIdsUnlessKnown, [PipelineArray(slugs), versions])
+        return BoundQuery(byIdsUnlessKnown, [PipelineArray(slugs), versions])
+    }
+
+    /// The categories of `currentQuery`'s result, by id.
+    public static func current(from rows: PostgresResult) throws -> [String: Current] {
         var found: [String: Current] = [:]
         for row in rows {
             let category = try row.isNull("document") ? nil : try decode(row)

@@ -30,22 +30,31 @@ public enum RecipientStateRepository {
     public static func load(
         _ userIds: [String], now: Date, lock: Bool, on connection: PostgresConnection
     ) throws -> RecipientStateSnapshot {
+        try load(userIds, now: now, lock: lock, alongside: [], on: connection).snapshot
+    }
+
+    /// `load`, with `alongside` sent in the same round trip after the state's statements; returns their results
+    /// in order.
+    public static func load(
+        _ userIds: [String], now: Date, lock: Bool, alongside: [BoundQuery], on connection: PostgresConnection
+    ) throws -> (snapshot: RecipientStateSnapshot, alongside: [PostgresResult]) {
         var snapshot = RecipientStateSnapshot()
         let sorted = Array(Set(userIds)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        guard !sorted.isEmpty else { return snapshot }
+        guard !sorted.isEmpty else {
+            return (snapshot, alongside.isEmpty ? [] : try connection.pipeline(alongside))
+        }
         // One round trip: the profiles (locked first, when asked), then every other piece of state in one
         // statement, which reads after the lock is held. Rows of users that do not exist are ignored.
         let requested = PipelineArray(sorted)
-        let all = try connection.pipeline([
-            BoundQuery(lock ? lockProfiles : readProfiles, [requested]), BoundQuery(pieces, [requested, now]),
-        ])
+        let all = try connection.pipeline(
+            [BoundQuery(lock ? lockProfiles : readProfiles, [requested]), BoundQuery(pieces, [requested, now])]
+                + alongside)
         for row in all[0] {
             let profile = try Self.profile(row)
             snapshot.profiles[profile.id] = profile
         }
-        guard !snapshot.profiles.isEmpty else { return snapshot }
-        try add(all[1], to: &snapshot)
-        return snapshot
+        if !snapshot.profiles.isEmpty { try add(all[1], to: &snapshot) }
+        return (snapshot, Array(all.dropFirst(2)))
     }
 
     static func profile(_ row: PostgresRow) throws -> UserProfile {

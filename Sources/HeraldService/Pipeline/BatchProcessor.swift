@@ -42,9 +42,13 @@ struct BatchProcessor: Sendable {
         let work = try plan(claims, on: store)
         var userIds = Set(dueTimers.map(\.userId))
         for item in work { userIds.formUnion(item.recipients) }
-        let snapshot = try store.recipients(Array(userIds), now: now, lock: true)
-        let categoryIds = Set(work.compactMap { $0.event?.category } + snapshot.dueTimers.map(\.categoryId))
-        let categories = try store.categories(Array(categoryIds))
+        // The categories of the events and of the timers seen due travel with the recipients' state; a timer that
+        // came due since the claim (read again under its user's lock) may need one more.
+        let categoryIds = Set(work.compactMap { $0.event?.category } + dueTimers.map(\.categoryId))
+        let (snapshot, found) = try store.recipients(
+            Array(userIds), categories: Array(categoryIds), now: now, lock: true)
+        let missing = Set(snapshot.dueTimers.map(\.categoryId)).subtracting(categoryIds)
+        let categories = missing.isEmpty ? found : found.merging(try store.categories(Array(missing))) { $1 }
 
         var book = RecipientBook(snapshot)
         var output = BatchOutput()

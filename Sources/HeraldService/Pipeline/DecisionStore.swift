@@ -23,6 +23,11 @@ protocol DecisionStore {
     /// The categories `ids` that exist, archived ones included (the engine rejects their events).
     func categories(_ ids: [String]) throws -> [String: HeraldCore.Category]
 
+    /// `recipients` and `categories` together, in one round trip where the store can.
+    func recipients(
+        _ userIds: [String], categories ids: [String], now: Date, lock: Bool
+    ) throws -> (snapshot: RecipientStateSnapshot, categories: [String: HeraldCore.Category])
+
     /// The unread stored notifications of `scope`'s user with one of its items, its thread or one of its
     /// notification ids, oldest first.
     func readCandidates(for scope: ReadScope) throws -> [ReadCandidate<DecisionKey>]
@@ -36,4 +41,12 @@ protocol DecisionStore {
 
     /// Rolls back whatever the batch did; its claimed events go back to the queue.
     func abandon()
+}
+
+extension DecisionStore {
+    func recipients(
+        _ userIds: [String], categories ids: [String], now: Date, lock: Bool
+    ) throws -> (snapshot: RecipientStateSnapshot, categories: [String: HeraldCore.Category]) {
+        (try recipients(userIds, now: now, lock: lock), try categories(ids))
+    }
 }

@@ -41,6 +41,19 @@ struct PostgresDecisionStore: DecisionStore {
         return try CategoryRepository.categories(ids: ids, on: connection)
     }
 
+    /// With the category cache, the categories' versions travel in the round trip that locks and reads the
+    /// recipients: a small batch is one round trip shorter.
+    func recipients(
+        _ userIds: [String], categories ids: [String], now: Date, lock: Bool
+    ) throws -> (snapshot: RecipientStateSnapshot, categories: [String: HeraldCore.Category]) {
+        guard let categoryCache else { return (try recipients(userIds, now: now, lock: lock), try categories(ids)) }
+        let request = categoryCache.request(ids)
+        let loaded = try RecipientStateRepository.load(
+            userIds, now: now, lock: lock, alongside: request.query.map { [$0] } ?? [], on: connection)
+        let categories = try loaded.alongside.first.map { try categoryCache.categories(request, rows: $0) } ?? [:]
+        return (loaded.snapshot, categories)
+    }
+
     func readCandidates(for scope: ReadScope) throws -> [ReadCandidate<DecisionKey>] {
         try DecisionRepository.readCandidates(for: scope, on: connection)
     }

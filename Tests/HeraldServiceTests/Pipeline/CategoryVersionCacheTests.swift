@@ -62,6 +62,38 @@ import Testing
         #expect(harness.categories.documentsDecoded == 2)
     }
 
+    /// The categories read beside the recipients' state are the ones read alone, with or without recipients, and a
+    /// held version is not decoded again.
+    @Test func categoriesTravelWithTheRecipientsState() async throws {
+        let harness = try await PipelineHarness.make()
+        defer { harness.close() }
+        try await harness.category(PipelineHarness.chatCategory())
+        try await harness.user("u1")
+        try await harness.device("i1", user: "u1")
+        let cache = CategoryVersionCache()
+        let now = harness.clock.now
+        func load(_ users: [String]) async throws -> (users: [String], devices: Int, categories: [String]) {
+            try await harness.database { connection in
+                try connection.transaction { connection in
+                    let store = PostgresDecisionStore(connection, categoryCache: cache)
+                    let (snapshot, categories) = try store.recipients(
+                        users, categories: ["chat.message", "nope"], now: now, lock: true)
+                    return (
+                        snapshot.profiles.keys.sorted(), snapshot.devices.values.map(\.count).reduce(0, +),
+                        categories.keys.sorted()
+                    )
+                }
+            }
+        }
+
+        let both = try await load(["u1", "ghost"])
+        #expect(both.users == ["u1"])
+        #expect(both.devices == 1)
+        #expect(both.categories == ["chat.message"])
+        #expect(try await load([]).categories == ["chat.message"])
+        #expect(cache.documentsDecoded == 1)
+    }
+
     private func update(
         _ harness: PipelineHarness, to category: HeraldCore.Category, from version: Int,
         action: CategoryChange.Action
