@@ -82,7 +82,9 @@ enum BenchCommand {
                 "synchronous_commit": try service.setting("synchronous_commit"),
                 "fsync": try service.setting("fsync"), "embedded": environment["DATABASE_URL"] == nil,
             ]
-            StandardOutput.write(run.table.text)
+            let targets = BenchTargets.evaluate(results)
+            results["targets"] = BenchTargets.json(targets)
+            StandardOutput.write(run.table.text + "\n" + BenchTargets.text(targets))
             let data = try JSONSerialization.data(withJSONObject: results, options: [.prettyPrinted, .sortedKeys])
             try data.write(to: URL(fileURLWithPath: jsonPath))
             StandardOutput.write("results written to \(jsonPath)\n")

@@ -19,6 +19,27 @@ enum BenchLatencyWatch {
         }
     }
 
+    /// The watcher's own cost: `seconds` of the idle server alone, then as long with the watcher polling it for a
+    /// source that has no events. Returns the cores (herald and PostgreSQL together) each window used; the
+    /// difference is what the polling costs.
+    static func ownCost(_ service: BenchService, seconds: Double) throws -> (idle: Double, watching: Double) {
+        let firstSeq = try service.database { try BenchRepository.nextEventSeq(on: $0) }
+        func cores(_ usage: BenchCPU.Usage, over window: Double) -> Double {
+            (usage.heraldSeconds + (usage.postgresSeconds ?? 0)) / max(window, 0.001)
+        }
+        var start = service.cpu.read()
+        var started = ContinuousClock.now
+        Thread.sleep(forTimeInterval: seconds)
+        let idle = cores(service.cpu.usage(since: start, events: 0), over: BenchStatistics.seconds(since: started))
+        start = service.cpu.read()
+        started = ContinuousClock.now
+        _ = try delays(
+            service, source: "bench-watch-idle", firstSeq: firstSeq, expected: 1, interval: 0.005, timeout: seconds)
+        let watching = cores(
+            service.cpu.usage(since: start, events: 0), over: BenchStatistics.seconds(since: started))
+        return (idle, watching)
+    }
+
     private static func poll(
         _ connection: PostgresConnection, source: String, firstSeq: Int, expected: Int, interval: Double,
         timeout: Double

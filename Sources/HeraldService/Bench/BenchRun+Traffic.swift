@@ -67,6 +67,9 @@ extension BenchRun {
         let bodies = stride(from: 0, to: count, by: 10).map {
             population.eventBatch(source: source, $0..<($0 + 10))
         }
+        // What the watcher's polling costs by itself, so that its share of the phase's CPU is known.
+        let watcher =
+            source == "bench-latency" ? try BenchLatencyWatch.ownCost(service, seconds: sizes.quick ? 1 : 5) : nil
         let firstSeq = try service.database { try BenchRepository.nextEventSeq(on: $0) }
         let cpuStart = service.cpu.read()
         let lanes = try BenchThreads.run(2) { [service] lane in
@@ -87,7 +90,14 @@ extension BenchRun {
                 cpu: cpu)
             table.add("latency: its POSTs p50/p99 ms", posts.map { fmt($0, 1) }.joined(separator: " / "))
         }
-        return cpu.json.merging([
+        var watching: [String: Any] = [:]
+        if let watcher {
+            table.add(
+                "latency watcher alone, idle server: cores it adds (idle server's own)",
+                "\(fmt(watcher.watching - watcher.idle, 3)) (\(fmt(watcher.idle, 3)))")
+            watching = ["watcher_cores": watcher.watching - watcher.idle, "idle_cores": watcher.idle]
+        }
+        return cpu.json.merging(watching) { $1 }.merging([
             "rate_per_second": 1_000, "seconds": seconds, "events": count, "observed": delays.count,
             "p50_ms": figures[0], "p95_ms": figures[1], "p99_ms": figures[2], "post_p50_ms": posts[0],
             "post_p99_ms": posts[1],
