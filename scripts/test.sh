@@ -73,7 +73,7 @@ jq -e '([.limit.events_per_second, .limit.deliveries_per_second, .pipeline.event
         + ([.limit, .pipeline, .aging, .ingest_limit, .ingest_alone, .ingest, .latency, .mixed, .campaign]
            | map(.cpu_herald_us_per_event, .cpu_postgres_us_per_event)) | all(type == "number" and . > 0))
     and (.mixed.backlog | type == "number" and . >= 0)
-    and ([.latency.watcher_cores, .latency.idle_cores] | all(type == "number"))
+    and ([.latency.watcher_cores, .latency.watcher_herald_cores] | all(type == "number" and . >= 0))
     and (.targets | length == 10 and all(.[]; (.value | type == "number") and (.met | type == "boolean")))
     and .campaign.status == "run" and (.git_commit | type == "string")' "$bench_json" > /dev/null \
     || { echo "herald bench --quick wrote incomplete figures:"; cat "$bench_json"; exit 1; }

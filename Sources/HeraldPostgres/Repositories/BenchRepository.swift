@@ -75,6 +75,7 @@ public enum BenchRepository {
             """)
     /// The rows of one `decidedSince` page.
     static let decidedPage = 1_000
+    static let backendProcess = Query(name: "bench_backend_pid", sql: "SELECT pg_backend_pid()")
     static let planCacheMode = Query(
         name: "bench_plan_cache_mode", sql: "SELECT set_config('plan_cache_mode', $1, false)")
 
@@ -101,6 +102,11 @@ public enum BenchRepository {
     }
 
     /// The seq the next stored event gets at the least.
+    /// The process id of the server process behind `connection`.
+    public static func backendProcess(on connection: PostgresConnection) throws -> Int32 {
+        Int32(try connection.query(backendProcess).first?.int(0) ?? 0)
+    }
+
     public static func nextEventSeq(on connection: PostgresConnection) throws -> Int {
         try connection.query(nextSeq).single().int(0)
     }

@@ -84,6 +84,18 @@ struct BenchCPU: Sendable {
         return ticks
     }
 
+    /// The CPU seconds process `process` has spent, or nil when it is gone.
+    static func seconds(ofProcess process: Int32) -> Double? {
+        stat(of: String(process)).map { Double($0.ownTicks) / Double(max(1, sysconf(Int32(_SC_CLK_TCK)))) }
+    }
+
+    /// The CPU seconds the calling thread has spent.
+    static func threadSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
     private static func stat(of process: String) -> Stat? {
         (try? String(contentsOfFile: "/proc/\(process)/stat", encoding: .utf8)).flatMap(parse)
     }

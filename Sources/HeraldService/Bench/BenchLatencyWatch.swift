@@ -5,11 +5,18 @@ import HeraldPostgres
 /// delivery rows and state are committed (they commit together), so the delay from `accepted_at` to the moment
 /// the watcher sees it is the end-to-end latency, give or take one polling interval.
 enum BenchLatencyWatch {
+    /// What a watch saw: each event's delay, and how long each poll took, in milliseconds. A poll slower than the
+    /// interval would add its own time to the delays.
+    struct Watch {
+        var delays: [Double] = []
+        var polls: [Double] = []
+    }
+
     /// Polls every `interval` seconds until `expected` events of `source`, numbered from `firstSeq` on, were seen
-    /// decided or `timeout` passes; returns each event's delay in milliseconds.
-    static func delays(
+    /// decided or `timeout` passes.
+    static func watch(
         _ service: BenchService, source: String, firstSeq: Int, expected: Int, interval: Double, timeout: Double
-    ) throws -> [Double] {
+    ) throws -> Watch {
         try service.database { connection in
             try BenchRepository.withGenericPlans(on: connection) {
                 try poll(
@@ -19,45 +26,48 @@ enum BenchLatencyWatch {
         }
     }
 
-    /// The watcher's own cost: `seconds` of the idle server alone, then as long with the watcher polling it for a
-    /// source that has no events. Returns the cores (herald and PostgreSQL together) each window used; the
-    /// difference is what the polling costs.
-    static func ownCost(_ service: BenchService, seconds: Double) throws -> (idle: Double, watching: Double) {
+    /// The watcher's own cost, polling for `seconds` a source that has no events: the CPU of the thread that
+    /// polls and of the server process that answers it, each over the wall-clock time, in cores. Only those two
+    /// processes are counted, so autovacuum or the workers' own polling on the same server do not blur it.
+    static func ownCost(_ service: BenchService, seconds: Double) throws -> (herald: Double, postgres: Double) {
         let firstSeq = try service.database { try BenchRepository.nextEventSeq(on: $0) }
-        func cores(_ usage: BenchCPU.Usage, over window: Double) -> Double {
-            (usage.heraldSeconds + (usage.postgresSeconds ?? 0)) / max(window, 0.001)
+        return try service.database { connection in
+            let backend = try BenchRepository.backendProcess(on: connection)
+            let backendStart = BenchCPU.seconds(ofProcess: backend) ?? 0
+            let threadStart = BenchCPU.threadSeconds()
+            let started = ContinuousClock.now
+            _ = try BenchRepository.withGenericPlans(on: connection) {
+                try poll(
+                    connection, source: "bench-watch-idle", firstSeq: firstSeq, expected: 1, interval: 0.005,
+                    timeout: seconds)
+            }
+            let wall = max(BenchStatistics.seconds(since: started), 0.001)
+            let herald = (BenchCPU.threadSeconds() - threadStart) / wall
+            let postgres = ((BenchCPU.seconds(ofProcess: backend) ?? backendStart) - backendStart) / wall
+            return (herald, postgres)
         }
-        var start = service.cpu.read()
-        var started = ContinuousClock.now
-        Thread.sleep(forTimeInterval: seconds)
-        let idle = cores(service.cpu.usage(since: start, events: 0), over: BenchStatistics.seconds(since: started))
-        start = service.cpu.read()
-        started = ContinuousClock.now
-        _ = try delays(
-            service, source: "bench-watch-idle", firstSeq: firstSeq, expected: 1, interval: 0.005, timeout: seconds)
-        let watching = cores(
-            service.cpu.usage(since: start, events: 0), over: BenchStatistics.seconds(since: started))
-        return (idle, watching)
     }
 
     private static func poll(
         _ connection: PostgresConnection, source: String, firstSeq: Int, expected: Int, interval: Double,
         timeout: Double
-    ) throws -> [Double] {
+    ) throws -> Watch {
         var seen: Set<Int> = []
-        var delays: [Double] = []
+        var watch = Watch()
         // Every event below `low` was seen decided; polls only read from there.
         var low = firstSeq
         let start = ContinuousClock.now
-        while delays.count < expected, BenchStatistics.seconds(since: start) < timeout {
+        while watch.delays.count < expected, BenchStatistics.seconds(since: start) < timeout {
+            let polled = ContinuousClock.now
             let rows = try BenchRepository.decidedEvents(source: source, from: low, on: connection)
+            watch.polls.append(BenchStatistics.seconds(since: polled) * 1000)
             let observed = Date().timeIntervalSince1970
             for row in rows where seen.insert(row.seq).inserted {
-                delays.append((observed - row.acceptedAt) * 1000)
+                watch.delays.append((observed - row.acceptedAt) * 1000)
             }
             while seen.remove(low) != nil { low += 1 }
             Thread.sleep(forTimeInterval: interval)
         }
-        return delays
+        return watch
     }
 }

@@ -74,33 +74,36 @@ extension BenchRun {
         let cpuStart = service.cpu.read()
         let lanes = try BenchThreads.run(2) { [service] lane in
             if lane == 0 {
-                return try client.steady(bodies: bodies, interval: 0.01, connections: 4)
+                return [try client.steady(bodies: bodies, interval: 0.01, connections: 4)]
             }
-            return try BenchLatencyWatch.delays(
+            let watch = try BenchLatencyWatch.watch(
                 service, source: source, firstSeq: firstSeq, expected: count, interval: 0.005,
                 timeout: Double(seconds) + 120)
+            return [watch.delays, watch.polls]
         }
         let cpu = service.cpu.usage(since: cpuStart, events: count)
-        let delays = lanes[1]
+        let delays = lanes[1][0]
         let figures = [50.0, 95, 99].map { BenchStatistics.percentile(delays, $0) }
-        let posts = [50.0, 99].map { BenchStatistics.percentile(lanes[0], $0) }
+        let posts = [50.0, 99].map { BenchStatistics.percentile(lanes[0][0], $0) }
+        let polls = [50.0, 99].map { BenchStatistics.percentile(lanes[1][1], $0) }
         if source == "bench-latency" {
             table.add(
                 "latency at 1,000 events/s p50/p95/p99 ms", figures.map { fmt($0, 1) }.joined(separator: " / "),
                 cpu: cpu)
             table.add("latency: its POSTs p50/p99 ms", posts.map { fmt($0, 1) }.joined(separator: " / "))
+            table.add("latency: the watcher's polls p50/p99 ms", polls.map { fmt($0, 2) }.joined(separator: " / "))
         }
         var watching: [String: Any] = [:]
         if let watcher {
             table.add(
-                "latency watcher alone, idle server: cores it adds (idle server's own)",
-                "\(fmt(watcher.watching - watcher.idle, 3)) (\(fmt(watcher.idle, 3)))")
-            watching = ["watcher_cores": watcher.watching - watcher.idle, "idle_cores": watcher.idle]
+                "latency watcher alone: cores of its thread / its server process",
+                "\(fmt(watcher.herald, 3)) / \(fmt(watcher.postgres, 3))")
+            watching = ["watcher_cores": watcher.herald + watcher.postgres, "watcher_herald_cores": watcher.herald]
         }
         return cpu.json.merging(watching) { $1 }.merging([
             "rate_per_second": 1_000, "seconds": seconds, "events": count, "observed": delays.count,
             "p50_ms": figures[0], "p95_ms": figures[1], "p99_ms": figures[2], "post_p50_ms": posts[0],
-            "post_p99_ms": posts[1],
+            "post_p99_ms": posts[1], "poll_p50_ms": polls[0], "poll_p99_ms": polls[1],
         ]) { $1 }
     }
 
