@@ -74,10 +74,7 @@ public final class EmbeddedPostgres: Sendable {
             port = try choosePort()
             try command.run(
                 binaries + "/pg_ctl",
-                [
-                    "-D", dataDirectory, "-l", logFile, "-w", "-t", "60", "-o",
-                    try serverOptions(port: port, settings: startSettings(binaries: binaries)), "start",
-                ],
+                ["-D", dataDirectory, "-l", logFile, "-w", "-t", "60", "-o", try serverOptions(port: port), "start"],
                 in: folder, failing: .start)
             try? String(port).write(toFile: folder + "/port", atomically: true, encoding: .utf8)
         }
@@ -110,7 +107,7 @@ public final class EmbeddedPostgres: Sendable {
     }
 
     /// `postgres` command-line options; pg_ctl hands them to a shell, hence the quoting of the socket folder.
-    private func serverOptions(port: Int, settings: [String: String]) throws -> String {
+    private func serverOptions(port: Int) throws -> String {
         // Unix socket paths are limited to 107 bytes, and the folder must survive the shell and list parsing.
         let socketPath = folder + "/.s.PGSQL.\(port)"
         let socketUsable = socketPath.utf8.count < 107 && !folder.contains(where: { "'\",\\".contains($0) })
@@ -118,7 +115,7 @@ public final class EmbeddedPostgres: Sendable {
         text += " -c password_encryption=scram-sha-256"
         text += " -c unix_socket_directories='\(socketUsable ? folder : "")'"
         if !options.durable { text += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off" }
-        for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
+        for (name, value) in options.settings.sorted(by: { $0.key < $1.key }) {
             let unsafe = { (text: String) in text.isEmpty || text.contains(where: { "'\"\\ ;$`".contains($0) }) }
             guard !unsafe(name), !unsafe(value) else {
                 throw EmbeddedPostgresError(.start, "the server setting \(name) cannot be passed on the command line")

@@ -5,11 +5,16 @@ import HeraldPostgres
 /// delivery rows and state are committed (they commit together), so the delay from `accepted_at` to the moment
 /// the watcher sees it is the end-to-end latency, give or take one polling interval.
 enum BenchLatencyWatch {
-    /// What a watch saw: each event's delay, and how long each poll took, in milliseconds. A poll slower than the
-    /// interval would add its own time to the delays.
+    /// What a watch saw: each event's delay and how long each poll took, in milliseconds (a poll slower than the
+    /// interval would add its own time to the delays), and what the watching cost: the CPU seconds of the thread
+    /// that polled and of the server process that answered it, over `wallSeconds`. Only those two processes are
+    /// counted, so autovacuum or the workers on the same server do not blur it.
     struct Watch {
         var delays: [Double] = []
         var polls: [Double] = []
+        var heraldSeconds = 0.0
+        var postgresSeconds = 0.0
+        var wallSeconds = 0.0
     }
 
     /// Polls every `interval` seconds until `expected` events of `source`, numbered from `firstSeq` on, were seen
@@ -18,34 +23,29 @@ enum BenchLatencyWatch {
         _ service: BenchService, source: String, firstSeq: Int, expected: Int, interval: Double, timeout: Double
     ) throws -> Watch {
         try service.database { connection in
-            try BenchRepository.withGenericPlans(on: connection) {
-                try poll(
-                    connection, source: source, firstSeq: firstSeq, expected: expected, interval: interval,
-                    timeout: timeout)
-            }
-        }
-    }
-
-    /// The watcher's own cost, polling for `seconds` a source that has no events: the CPU of the thread that
-    /// polls and of the server process that answers it, each over the wall-clock time, in cores. Only those two
-    /// processes are counted, so autovacuum or the workers' own polling on the same server do not blur it.
-    static func ownCost(_ service: BenchService, seconds: Double) throws -> (herald: Double, postgres: Double) {
-        let firstSeq = try service.database { try BenchRepository.nextEventSeq(on: $0) }
-        return try service.database { connection in
             let backend = try BenchRepository.backendProcess(on: connection)
             let backendStart = BenchCPU.seconds(ofProcess: backend) ?? 0
             let threadStart = BenchCPU.threadSeconds()
             let started = ContinuousClock.now
-            _ = try BenchRepository.withGenericPlans(on: connection) {
+            var watch = try BenchRepository.withGenericPlans(on: connection) {
                 try poll(
-                    connection, source: "bench-watch-idle", firstSeq: firstSeq, expected: 1, interval: 0.005,
-                    timeout: seconds)
+                    connection, source: source, firstSeq: firstSeq, expected: expected, interval: interval,
+                    timeout: timeout)
             }
-            let wall = max(BenchStatistics.seconds(since: started), 0.001)
-            let herald = (BenchCPU.threadSeconds() - threadStart) / wall
-            let postgres = ((BenchCPU.seconds(ofProcess: backend) ?? backendStart) - backendStart) / wall
-            return (herald, postgres)
+            watch.wallSeconds = max(BenchStatistics.seconds(since: started), 0.001)
+            watch.heraldSeconds = BenchCPU.threadSeconds() - threadStart
+            watch.postgresSeconds = (BenchCPU.seconds(ofProcess: backend) ?? backendStart) - backendStart
+            return watch
         }
+    }
+
+    /// The watcher's own cost alone: it polls a source with no events for `seconds`; returns the cores of its
+    /// thread and of its server process.
+    static func ownCost(_ service: BenchService, seconds: Double) throws -> (herald: Double, postgres: Double) {
+        let firstSeq = try service.database { try BenchRepository.nextEventSeq(on: $0) }
+        let idle = try watch(
+            service, source: "bench-watch-idle", firstSeq: firstSeq, expected: 1, interval: 0.005, timeout: seconds)
+        return (idle.heraldSeconds / idle.wallSeconds, idle.postgresSeconds / idle.wallSeconds)
     }
 
     private static func poll(
