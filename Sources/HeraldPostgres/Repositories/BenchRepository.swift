@@ -103,12 +103,12 @@ public enum BenchRepository {
         try connection.query(eventSeqs, [source]).map { try $0.int(0) }
     }
 
-    /// The seq the next stored event gets at the least.
     /// The process id of the server process behind `connection`.
     public static func backendProcess(on connection: PostgresConnection) throws -> Int32 {
         Int32(try connection.query(backendProcess).first?.int(0) ?? 0)
     }
 
+    /// The seq the next stored event gets at the least.
     public static func nextEventSeq(on connection: PostgresConnection) throws -> Int {
         try connection.query(nextSeq).single().int(0)
     }

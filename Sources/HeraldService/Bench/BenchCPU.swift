@@ -58,13 +58,14 @@ struct BenchCPU: Sendable {
 
     /// The postmaster's process id, when the server is the benchmark's own.
     let postmaster: Int32?
-    private let ticksPerSecond = Double(max(1, sysconf(Int32(_SC_CLK_TCK))))
+    private static let ticksPerSecond = Double(max(1, sysconf(Int32(_SC_CLK_TCK))))
 
     /// The CPU spent so far.
     func read() -> Reading {
         // Herald's own threads only: its children (initdb, pg_ctl, git) run outside the phases.
         let herald = Self.stat(of: "self").map { Double($0.ownTicks) } ?? 0
-        return Reading(herald: herald / ticksPerSecond, postgres: postgresTicks().map { Double($0) / ticksPerSecond })
+        return Reading(
+            herald: herald / Self.ticksPerSecond, postgres: postgresTicks().map { Double($0) / Self.ticksPerSecond })
     }
 
     /// The CPU spent since `start`, over `events` events.
@@ -86,7 +87,7 @@ struct BenchCPU: Sendable {
 
     /// The CPU seconds process `process` has spent, or nil when it is gone.
     static func seconds(ofProcess process: Int32) -> Double? {
-        stat(of: String(process)).map { Double($0.ownTicks) / Double(max(1, sysconf(Int32(_SC_CLK_TCK)))) }
+        stat(of: String(process)).map { Double($0.ownTicks) / ticksPerSecond }
     }
 
     /// The CPU seconds the calling thread has spent.

@@ -72,26 +72,31 @@ extension BenchRun {
             source == "bench-latency" ? try BenchLatencyWatch.ownCost(service, seconds: sizes.quick ? 1 : 5) : nil
         let firstSeq = try service.database { try BenchRepository.nextEventSeq(on: $0) }
         let cpuStart = service.cpu.read()
+        // Lane 0 posts, lane 1 watches.
         let lanes = try BenchThreads.run(2) { [service] lane in
             if lane == 0 {
-                return [try client.steady(bodies: bodies, interval: 0.01, connections: 4)]
+                return (
+                    posts: try client.steady(bodies: bodies, interval: 0.01, connections: 4),
+                    watch: BenchLatencyWatch.Watch()
+                )
             }
             let watch = try BenchLatencyWatch.watch(
                 service, source: source, firstSeq: firstSeq, expected: count, interval: 0.005,
                 timeout: Double(seconds) + 120)
-            return [watch.delays, watch.polls, [watch.heraldSeconds, watch.postgresSeconds]]
+            return (posts: [Double](), watch: watch)
         }
+        let watch = lanes[1].watch
         // The watcher is the benchmark's, not Herald's: its thread and its server process are measured apart and
         // left out of the phase's CPU.
         let watcherCPU = BenchCPU.Usage(
-            events: count, heraldSeconds: lanes[1][2][0], postgresSeconds: lanes[1][2][1])
+            events: count, heraldSeconds: watch.heraldSeconds, postgresSeconds: watch.postgresSeconds)
         var cpu = service.cpu.usage(since: cpuStart, events: count)
-        cpu.heraldSeconds -= watcherCPU.heraldSeconds
-        cpu.postgresSeconds = cpu.postgresSeconds.map { $0 - lanes[1][2][1] }
-        let delays = lanes[1][0]
+        cpu.heraldSeconds -= watch.heraldSeconds
+        cpu.postgresSeconds = cpu.postgresSeconds.map { $0 - watch.postgresSeconds }
+        let delays = watch.delays
         let figures = [50.0, 95, 99].map { BenchStatistics.percentile(delays, $0) }
-        let posts = [50.0, 99].map { BenchStatistics.percentile(lanes[0][0], $0) }
-        let polls = [50.0, 99].map { BenchStatistics.percentile(lanes[1][1], $0) }
+        let posts = [50.0, 99].map { BenchStatistics.percentile(lanes[0].posts, $0) }
+        let polls = [50.0, 99].map { BenchStatistics.percentile(watch.polls, $0) }
         if source == "bench-latency" {
             table.add(
                 "latency at 1,000 events/s p50/p95/p99 ms", figures.map { fmt($0, 1) }.joined(separator: " / "),

@@ -26,11 +26,13 @@ enum BenchTargets {
         }
 
         var boundText: String {
-            switch bound {
-            case .atLeast(let limit): "≥ " + BenchCommand.fmt(limit, limit < 10 ? 1 : 0)
-            case .below(let limit): "< " + BenchCommand.fmt(limit, limit < 10 ? 1 : 0)
-            case .atMost(let limit): "≤ " + BenchCommand.fmt(limit, limit < 10 ? 1 : 0)
-            }
+            let (sign, limit) =
+                switch bound {
+                case .atLeast(let limit): ("≥", limit)
+                case .below(let limit): ("<", limit)
+                case .atMost(let limit): ("≤", limit)
+                }
+            return sign + " " + BenchCommand.fmt(limit, limit < 10 ? 1 : 0)
         }
 
         var json: [String: Any] {
