@@ -29,6 +29,19 @@ extension PostgresConnection {
         return String(cString: quoted)
     }
 
+    /// Waits up to `timeout` for notifications on the channels this idle session listens to and returns them
+    /// (none when the time passed). For a thread that owns its connection; `PostgresListener` is the service's way.
+    public func notifications(waitingAtMost timeout: Duration) throws -> [PostgresNotification] {
+        let pending = takeNotifications()
+        guard pending.isEmpty else { return pending }
+        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(
+            timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        guard poll(&descriptor, 1, max(0, milliseconds)) > 0 else { return [] }
+        guard consumeInput() else { throw connectionError() }
+        return takeNotifications()
+    }
+
     /// Notifications already read from the socket.
     func takeNotifications() -> [PostgresNotification] {
         var received: [PostgresNotification] = []

@@ -33,6 +33,7 @@ extension BenchRepository {
     // Maintenance commands cannot be prepared, so they go as fixed one-off text.
     static let createStatementStatistics = Query(
         unsafeSQL: "CREATE EXTENSION IF NOT EXISTS pg_stat_statements", name: "bench_create_pg_stat_statements")
+    static let unlistenAll = Query(unsafeSQL: "UNLISTEN *", name: "bench_unlisten_all")
     static let resetStatementStatistics = Query(
         name: "bench_reset_statements", sql: "SELECT pg_stat_statements_reset()::text")
     // The benchmark's own reads of the view are left out; everything else in this database counts.
@@ -53,6 +54,11 @@ extension BenchRepository {
             UPDATE events SET state = 'decided', decided_at = $2
             WHERE source = $1 AND state = 'pending'
             """)
+
+    /// Stops listening on every channel, so that a pooled connection goes back as it came.
+    public static func unlistenAll(on connection: PostgresConnection) throws {
+        try connection.executeScript(unlistenAll)
+    }
 
     /// Creates the `pg_stat_statements` extension in the current database (the server must preload it).
     public static func enableStatementStatistics(on connection: PostgresConnection) throws {

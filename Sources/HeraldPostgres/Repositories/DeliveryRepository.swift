@@ -3,6 +3,18 @@ import HeraldCore
 
 /// The SQL of the delivery queue: bulk enqueue (COPY), coalescing, the SKIP LOCKED claim, acks, lease expiry.
 public enum DeliveryRepository {
+    /// The channel a transaction that queued deliveries due at once notifies when it commits, so that consumers
+    /// reading the queue (the NATS relay, the benchmark's watcher) look at once instead of at their next poll.
+    public static let readyChannel = "herald_deliveries"
+    static let readyNotify = Query(name: "deliveries_ready_notify", sql: "SELECT pg_notify('herald_deliveries', '')")
+
+    /// The notification that due deliveries were queued, for the end of the transaction that queues `rows`: `nil`
+    /// when none of them is available by `now` (deferred to the end of quiet hours, say), since nobody could
+    /// claim them yet.
+    public static func readyQuery(_ rows: [DeliveryRow], now: Date) -> BoundQuery? {
+        rows.contains { $0.delivery.availableAt <= now } ? BoundQuery(readyNotify) : nil
+    }
+
     static let copy = Query(
         name: "deliveries_copy",
         sql: """

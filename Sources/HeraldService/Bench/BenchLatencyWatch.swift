@@ -2,9 +2,15 @@ import Foundation
 import HeraldPostgres
 
 /// Watches events of one source become decided, from its own connection: an event counts once its decision,
-/// delivery rows and state are committed (they commit together), so the delay from `accepted_at` to the moment
-/// the watcher sees it is the end-to-end latency, give or take one polling interval.
+/// delivery rows and state are committed (they commit together). The watcher listens to the queue's ready
+/// channel, which every transaction that queued due deliveries notifies at its commit, and looks each time it is
+/// woken (or after `interval` without a notification): the delay from `accepted_at` to the moment it sees an event
+/// is the end-to-end latency, plus one look of its own.
 enum BenchLatencyWatch {
+    /// How long the watcher waits for a notification before it looks anyway, in seconds: a safety net, since each
+    /// commit that queued due deliveries wakes it.
+    static let interval = 0.05
+
     /// What a watch saw: each event's delay and how long each poll took, in milliseconds (a poll slower than the
     /// interval would add its own time to the delays), and what the watching cost: the CPU seconds of the thread
     /// that polled and of the server process that answered it, over `wallSeconds`. Only those two processes are
@@ -17,8 +23,8 @@ enum BenchLatencyWatch {
         var wallSeconds = 0.0
     }
 
-    /// Polls every `interval` seconds until `expected` events of `source`, numbered from `firstSeq` on, were seen
-    /// decided or `timeout` passes.
+    /// Looks at each notification of the ready channel, and after `interval` seconds without one, until
+    /// `expected` events of `source`, numbered from `firstSeq` on, were seen decided or `timeout` passes.
     static func watch(
         _ service: BenchService, source: String, firstSeq: Int, expected: Int, interval: Double, timeout: Double
     ) throws -> Watch {
@@ -27,6 +33,8 @@ enum BenchLatencyWatch {
             let backendStart = BenchCPU.seconds(ofProcess: backend) ?? 0
             let threadStart = BenchCPU.threadSeconds()
             let started = ContinuousClock.now
+            try connection.listen(DeliveryRepository.readyChannel)
+            defer { try? BenchRepository.unlistenAll(on: connection) }
             var watch = try BenchRepository.withGenericPlans(on: connection) {
                 try poll(
                     connection, source: source, firstSeq: firstSeq, expected: expected, interval: interval,
@@ -39,12 +47,13 @@ enum BenchLatencyWatch {
         }
     }
 
-    /// The watcher's own cost alone: it polls a source with no events for `seconds`; returns the cores of its
-    /// thread and of its server process.
+    /// The watcher's own cost alone: it watches a source with no events for `seconds` on an idle server (so it is
+    /// woken only by its `interval`); returns the cores of its thread and of its server process.
     static func ownCost(_ service: BenchService, seconds: Double) throws -> (herald: Double, postgres: Double) {
         let firstSeq = try service.database { try BenchRepository.nextEventSeq(on: $0) }
         let idle = try watch(
-            service, source: "bench-watch-idle", firstSeq: firstSeq, expected: 1, interval: 0.005, timeout: seconds)
+            service, source: "bench-watch-idle", firstSeq: firstSeq, expected: 1, interval: interval,
+            timeout: seconds)
         return (idle.heraldSeconds / idle.wallSeconds, idle.postgresSeconds / idle.wallSeconds)
     }
 
@@ -66,7 +75,8 @@ enum BenchLatencyWatch {
                 watch.delays.append((observed - row.acceptedAt) * 1000)
             }
             while seen.remove(low) != nil { low += 1 }
-            Thread.sleep(forTimeInterval: interval)
+            guard watch.delays.count < expected else { break }
+            _ = try connection.notifications(waitingAtMost: .milliseconds(Int(interval * 1000)))
         }
         return watch
     }

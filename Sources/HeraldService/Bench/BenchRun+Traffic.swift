@@ -81,7 +81,7 @@ extension BenchRun {
                 )
             }
             let watch = try BenchLatencyWatch.watch(
-                service, source: source, firstSeq: firstSeq, expected: count, interval: 0.005,
+                service, source: source, firstSeq: firstSeq, expected: count, interval: BenchLatencyWatch.interval,
                 timeout: Double(seconds) + 120)
             return (posts: [Double](), watch: watch)
         }

@@ -83,6 +83,7 @@ struct PostgresDecisionStore: DecisionStore {
         queries += DeliveryRepository.coalescingQueries(
             output.deliveries.filter { $0.delivery.coalesceKey != nil }, now: now)
         if !output.progress.isEmpty { queries.append(EventRepository.progressQuery(output.progress, at: now)) }
+        if let ready = DeliveryRepository.readyQuery(output.deliveries, now: now) { queries.append(ready) }
         queries.append(PipelineRepository.commitQuery)
         _ = try connection.pipeline(queries)
     }

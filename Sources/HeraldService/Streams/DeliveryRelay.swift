@@ -3,20 +3,43 @@ import HeraldCore
 import HeraldHTTP
 import HeraldObservability
 import HeraldPostgres
+import Synchronization
 
 /// Hands queued deliveries to JetStream on a thread of its own: leases a batch from the queue (the same
 /// skip-locked claim HTTP consumers use, so any number of relays and consumers share it), publishes
 /// each to `herald.deliveries.<platform>` with `Nats-Msg-Id` = the delivery id without waiting for each
 /// acknowledgement, then waits for them all. Acknowledged deliveries are marked relayed (handed off: `sent`);
 /// the rest go back to the queue and are published again with the same id, which the stream's duplicate window
-/// recognises, so each delivery reaches the stream effectively once.
-struct DeliveryRelay: BackgroundService {
+/// recognises, so each delivery reaches the stream effectively once. A commit that queued due deliveries wakes it
+/// through the queue's ready channel; otherwise it polls, for deliveries that become due later.
+final class DeliveryRelay: BackgroundService {
+    /// What wakes the relay while it runs: the listener and the task that hands its notifications on.
+    private struct Waking: Sendable {
+        let listener: PostgresListener
+        let forwarding: Task<Void, Never>
+    }
+
     let settings: StreamSettings
     let pool: PostgresPool
+    /// Where the ready channel is listened to, on a connection of its own.
+    let conninfo: String
     let logger: Logger
     let metrics: Metrics
     let clock: @Sendable () -> Date
     private let loop = ServiceThread(name: "herald-nats-relay")
+    private let waking = Mutex<Waking?>(nil)
+
+    init(
+        settings: StreamSettings, pool: PostgresPool, conninfo: String, logger: Logger, metrics: Metrics,
+        clock: @escaping @Sendable () -> Date
+    ) {
+        self.settings = settings
+        self.pool = pool
+        self.conninfo = conninfo
+        self.logger = logger
+        self.metrics = metrics
+        self.clock = clock
+    }
 
     /// Seconds a relay round may hold its deliveries before another relay or consumer may take them.
     static let leaseSeconds = 60
@@ -25,8 +48,13 @@ struct DeliveryRelay: BackgroundService {
 
     var name: String { "nats delivery relay" }
 
-    /// Relays until stopped; a lost connection is built again after a second.
-    func start() {
+    /// Listens to the ready channel, then relays until stopped; a lost connection is built again after a second.
+    func start() throws {
+        let listener = try PostgresListener(
+            conninfo: conninfo, channels: [DeliveryRepository.readyChannel], threadName: "herald-nats-relay-listen")
+        let events = listener.events
+        let forwarding = Task { [loop] in for await _ in events { loop.notify() } }
+        waking.withLock { $0 = Waking(listener: listener, forwarding: forwarding) }
         loop.startRepeating { [self] in
             try relay(on: try connect())
             return .zero
@@ -39,6 +67,9 @@ struct DeliveryRelay: BackgroundService {
     /// Finishes the round in hand and stops.
     func stop() {
         loop.stop()
+        guard let stopping = waking.withLock({ $0.take() }) else { return }
+        stopping.listener.stop()
+        stopping.forwarding.cancel()
     }
 
     private func connect() throws -> NATSClient {
@@ -54,10 +85,12 @@ struct DeliveryRelay: BackgroundService {
     private func relay(on client: NATSClient) throws {
         var idle = 0
         while loop.isRunning {
+            // Read before the round, so a commit notified while it runs wakes the wait below at once.
+            let seen = loop.generation
             let relayed = try round(client)
-            // An empty queue is polled every 50 ms at first, then every 200 ms.
+            // An empty queue waits for the ready channel, and is polled every 50 ms at first, then every 200 ms.
             idle = relayed == 0 ? idle + 1 : 0
-            if idle > 0 { loop.pause(.milliseconds(idle < 20 ? 50 : 200)) }
+            if idle > 0 { loop.wait(since: seen, timeout: .milliseconds(idle < 20 ? 50 : 200)) }
         }
     }
 

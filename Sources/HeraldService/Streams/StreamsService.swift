@@ -45,8 +45,8 @@ final class StreamsService: BackgroundService {
         if config.natsRelay {
             parts.append(
                 DeliveryRelay(
-                    settings: settings, pool: pool, logger: context.logger, metrics: context.metrics,
-                    clock: context.clock))
+                    settings: settings, pool: pool, conninfo: conninfo, logger: context.logger,
+                    metrics: context.metrics, clock: context.clock))
         }
         let group = ServiceGroup(name: name, parts)
         do {

@@ -24,6 +24,8 @@ final class PipelineTestClock: Sendable {
 /// The whole service on a fresh database with a hand-moved clock; batches are run by the test, not by workers.
 struct PipelineHarness: Sendable {
     let context: ServiceContext
+    /// The fresh database's connection string, for a connection of a test's own.
+    let conninfo: String
     let dispatcher: RequestDispatcher
     let adminKey: String
     let clock: PipelineTestClock
@@ -67,7 +69,7 @@ struct PipelineHarness: Sendable {
         limits.events = batchSize
         limits.topicPage = topicPage
         let harness = PipelineHarness(
-            context: context,
+            context: context, conninfo: conninfo,
             dispatcher: RequestDispatcher(
                 router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger,
                 clientTokens: context.clientTokenAuthentication, dependencyProblem: DatabaseProblem.problem(for:)),

@@ -50,10 +50,10 @@ struct StreamsRelayCrashTests {
         let collector = DeliveryCollector(servers: cluster.servers)
         let collecting = Task { try await offCooperativePool { try collector.collect() } }
         let relay = DeliveryRelay(
-            settings: settings, pool: harness.context.pool, logger: harness.context.logger,
+            settings: settings, pool: harness.context.pool, conninfo: harness.conninfo, logger: harness.context.logger,
             metrics: harness.context.metrics,
             clock: { Date().addingTimeInterval(Double(DeliveryRelay.leaseSeconds + 5)) })
-        relay.start()
+        try relay.start()
         let deadline = ContinuousClock.now + .seconds(60)
         while try await harness.count("SELECT count(*) FROM deliveries WHERE relayed_at IS NOT NULL") < Self.deliveries,
             ContinuousClock.now < deadline
