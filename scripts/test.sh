@@ -69,8 +69,10 @@ jq -e '([.limit.events_per_second, .limit.deliveries_per_second, .pipeline.event
         .population.load_seconds, .campaign.plan_seconds, .campaign.recipients_per_second,
         .campaign.decided_recipients_per_second, .aging.events_per_second, .aging.ratio_to_fresh,
         .aging.partitions_dropped, .aging.keys_trimmed, .ingest_limit.events_per_second,
-        .ingest_alone.ratio_to_limit, .ingest.ratio_to_limit, .mixed.events_per_second, .mixed.accepted_per_second]
-        + ([.limit, .pipeline, .aging, .ingest_limit, .ingest_alone, .ingest, .latency, .mixed, .campaign]
+        .ingest_alone.ratio_to_limit, .ingest.ratio_to_limit, .mixed.events_per_second, .mixed.accepted_per_second,
+        .latency_limit.cpu_ratio_to_limit, .latency_limit.cpu_ratio_to_pipeline]
+        + ([.limit, .pipeline, .aging, .ingest_limit, .latency_limit, .ingest_alone, .ingest, .latency, .mixed,
+            .campaign]
            | map(.cpu_herald_us_per_event, .cpu_postgres_us_per_event)) | all(type == "number" and . > 0))
     and (.mixed.backlog | type == "number" and . >= 0)
     and ([.latency.watcher_cores, .latency.watcher_herald_cores] | all(type == "number" and . >= 0))

@@ -45,7 +45,7 @@ enum BenchIngestLimit {
     }
 
     /// The rows the ingest route would store for one request body.
-    private static func rows(_ body: String) throws -> [EventIngestRow] {
+    static func rows(_ body: String) throws -> [EventIngestRow] {
         guard case .object(let members) = try JSONParser.parse(Array(body.utf8)),
             case .array(let events)? = members["events"]
         else { throw ServiceStartError(message: "bench: a batch body is not an object with events") }

@@ -37,7 +37,7 @@ enum BenchLimit {
     }
 
     /// One batch's transaction: both COPYs, then the state upserts, the events' update and COMMIT in one pipeline.
-    private static func write(
+    static func write(
         _ range: [Int], source: String, users: Int, on connection: PostgresConnection
     ) throws -> Int {
         let now = Date()

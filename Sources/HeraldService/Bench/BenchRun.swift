@@ -104,6 +104,8 @@ struct BenchRun {
         running?.stop()
         running = nil
         let ingestLimit = try ingestLimit(&results)
+        BenchCommand.progress("latency limit")
+        results["latency_limit"] = try latencyLimit(results)
         BenchCommand.progress("ingest, no worker deciding")
         // First with no worker deciding (what the HTTP route and its inserts take alone), then as `herald serve`
         // runs, with the workers deciding the accepted events on the same cores.

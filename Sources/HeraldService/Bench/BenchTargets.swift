@@ -42,18 +42,23 @@ enum BenchTargets {
         }
     }
 
+    /// One figure of a phase in `results` (the run's JSON figures by phase).
+    static func figure(_ results: [String: Any], _ phase: String, _ name: String) -> Double? {
+        ((results[phase] as? [String: Any])?[name] as? NSNumber)?.doubleValue
+    }
+
+    /// Herald's and PostgreSQL's CPU microseconds per event of a phase in `results`, together.
+    static func cpu(_ results: [String: Any], _ phase: String) -> Double? {
+        guard let herald = figure(results, phase, "cpu_herald_us_per_event"),
+            let postgres = figure(results, phase, "cpu_postgres_us_per_event")
+        else { return nil }
+        return herald + postgres
+    }
+
     /// Every target, evaluated on `results` (the run's JSON figures by phase).
     static func evaluate(_ results: [String: Any]) -> [Target] {
-        func figure(_ phase: String, _ name: String) -> Double? {
-            ((results[phase] as? [String: Any])?[name] as? NSNumber)?.doubleValue
-        }
-        /// Herald's and PostgreSQL's CPU per event of a phase, together.
-        func cpu(_ phase: String) -> Double? {
-            guard let herald = figure(phase, "cpu_herald_us_per_event"),
-                let postgres = figure(phase, "cpu_postgres_us_per_event")
-            else { return nil }
-            return herald + postgres
-        }
+        func figure(_ phase: String, _ name: String) -> Double? { Self.figure(results, phase, name) }
+        func cpu(_ phase: String) -> Double? { Self.cpu(results, phase) }
         func ratio(_ a: Double?, _ b: Double?) -> Double? {
             guard let a, let b, b > 0 else { return nil }
             return a / b
