@@ -33,6 +33,9 @@ extension BenchRepository {
     // Maintenance commands cannot be prepared, so they go as fixed one-off text.
     static let createStatementStatistics = Query(
         unsafeSQL: "CREATE EXTENSION IF NOT EXISTS pg_stat_statements", name: "bench_create_pg_stat_statements")
+    static let autovacuumWorkers = Query(
+        name: "bench_autovacuum_workers",
+        sql: "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'")
     static let unlistenAll = Query(unsafeSQL: "UNLISTEN *", name: "bench_unlisten_all")
     static let resetStatementStatistics = Query(
         name: "bench_reset_statements", sql: "SELECT pg_stat_statements_reset()::text")
@@ -54,6 +57,11 @@ extension BenchRepository {
             UPDATE events SET state = 'decided', decided_at = $2
             WHERE source = $1 AND state = 'pending'
             """)
+
+    /// How many autovacuum workers run now, in any database of the server.
+    public static func autovacuumWorkers(on connection: PostgresConnection) throws -> Int {
+        try connection.query(autovacuumWorkers).single().int(0)
+    }
 
     /// Stops listening on every channel, so that a pooled connection goes back as it came.
     public static func unlistenAll(on connection: PostgresConnection) throws {

@@ -1,21 +1,30 @@
 import Foundation
 import HeraldPostgres
 
-/// The raw PostgreSQL cost of the latency phase's writes: at 1,000 events/s, every 10 ms one batch of 10 events is
-/// stored through ingest's statement, in its own transaction as a POST commits, and then its events' pipeline rows
-/// are written as the limit phase writes them, in one transaction as a worker's batch commits. No HTTP, no reads,
-/// no deciding. Its CPU per event over the limit phase's is what batches of 10 cost over full batches, for writing
-/// alone: a floor under the latency phase's own ratio.
+/// The raw PostgreSQL cost of the latency phase's writes, at its pace and batch size: 10 events every 10 ms, first
+/// stored through ingest's statement, each batch in its own transaction as a POST commits; then their pipeline rows
+/// written as the limit phase writes them, each batch in one transaction as a worker's batch commits. No HTTP, no
+/// reads, no deciding. Its CPU per event over the limit phase's is what batches of 10 cost over full batches for
+/// writing alone: a floor under the latency phase's own ratio.
 enum BenchLatencyLimit {
-    /// What one run wrote, how long it took and the CPU it cost.
+    /// What one run wrote, how long it took and the CPU each part cost.
     struct Figures {
         var events: Int
         var deliveries: Int
         var seconds: Double
-        var cpu: BenchCPU.Usage
+        var ingest: BenchCPU.Usage
+        var decisions: BenchCPU.Usage
+
+        /// Both parts together.
+        var cpu: BenchCPU.Usage {
+            BenchCPU.Usage(
+                events: events, heraldSeconds: ingest.heraldSeconds + decisions.heraldSeconds,
+                postgresSeconds: ingest.postgresSeconds.flatMap { a in decisions.postgresSeconds.map { a + $0 } })
+        }
     }
 
-    /// Writes `seconds` × 1,000 events of `source` at that pace from one thread, with no worker running.
+    /// Writes `seconds` × 1,000 events of `source`, each part at that pace from one thread, with no worker running.
+    /// It waits first (up to a minute) until no autovacuum runs, so the phases before do not bill it for theirs.
     static func run(
         _ service: BenchService, population: BenchPopulation, source: String, seconds: Int, users: Int
     ) throws -> Figures {
@@ -23,26 +32,50 @@ enum BenchLatencyLimit {
         let batches = try stride(from: 0, to: count, by: 10).map {
             try BenchIngestLimit.rows(population.eventBatch(source: source, $0..<($0 + 10)))
         }
-        let cpuStart = service.cpu.read()
+        try waitForAutovacuum(service, seconds: 60)
         let start = ContinuousClock.now
-        let paced = Date()
-        var deliveries = 0
-        for (index, rows) in batches.enumerated() {
-            let due = paced.addingTimeInterval(Double(index) * 0.01)
-            if due > Date() { Thread.sleep(until: due) }
-            deliveries += try service.database { connection in
-                let seqs = try EventRepository.ingest(rows, acceptedAt: Date(), on: connection).map { outcome in
-                    guard case .accepted(let seq, _) = outcome else {
-                        throw ServiceStartError(message: "bench: the latency limit's event was not accepted")
-                    }
-                    return Int(seq)
+        var cpuStart = service.cpu.read()
+        let seqs = try paced(service, batches) { rows, connection in
+            try EventRepository.ingest(rows, acceptedAt: Date(), on: connection).map { outcome in
+                guard case .accepted(let seq, _) = outcome else {
+                    throw ServiceStartError(message: "bench: the latency limit's event was not accepted")
                 }
-                return try BenchLimit.write(seqs, source: source, users: users, on: connection)
+                return Int(seq)
             }
         }
-        let elapsed = BenchStatistics.seconds(since: start)
+        let ingest = service.cpu.usage(since: cpuStart, events: count)
+        cpuStart = service.cpu.read()
+        let deliveries = try paced(service, seqs) { seqs, connection in
+            try BenchLimit.write(seqs, source: source, users: users, on: connection)
+        }.reduce(0, +)
+        let decisions = service.cpu.usage(since: cpuStart, events: count)
         return Figures(
-            events: count, deliveries: deliveries, seconds: elapsed,
-            cpu: service.cpu.usage(since: cpuStart, events: count))
+            events: count, deliveries: deliveries, seconds: BenchStatistics.seconds(since: start), ingest: ingest,
+            decisions: decisions)
+    }
+
+    /// Runs `write` for each batch, one every 10 ms, on a pooled connection; returns what each returned.
+    private static func paced<Batch: Sendable, Result: Sendable>(
+        _ service: BenchService, _ batches: [Batch],
+        _ write: @escaping @Sendable (Batch, PostgresConnection) throws -> Result
+    ) throws -> [Result] {
+        let start = Date()
+        var results: [Result] = []
+        for (index, batch) in batches.enumerated() {
+            let due = start.addingTimeInterval(Double(index) * 0.01)
+            if due > Date() { Thread.sleep(until: due) }
+            results.append(try service.database { try write(batch, $0) })
+        }
+        return results
+    }
+
+    /// Polls until no autovacuum worker runs, for at most `seconds`; goes on regardless after that.
+    private static func waitForAutovacuum(_ service: BenchService, seconds: Double) throws {
+        let start = ContinuousClock.now
+        while try service.database({ try BenchRepository.autovacuumWorkers(on: $0) }) > 0,
+            BenchStatistics.seconds(since: start) < seconds
+        {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
     }
 }
