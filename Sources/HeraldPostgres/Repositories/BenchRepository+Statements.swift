@@ -11,13 +11,17 @@ public struct BenchStatementFigures: Sendable {
     /// How often the statement was planned.
     public var plans: Int
     public var rows: Int
+    /// Write-ahead log the statement wrote, in bytes, and how many of its records were full page images (the first
+    /// change to a page after a checkpoint).
+    public var walBytes: Double
+    public var walFullPages: Int
     /// The normalized statement, whitespace collapsed, cut to its first 100 characters.
     public var text: String
 
     /// One statement's figures.
     public init(
         calls: Int, totalMilliseconds: Double, meanMilliseconds: Double, planMilliseconds: Double, plans: Int,
-        rows: Int, text: String
+        rows: Int, walBytes: Double = 0, walFullPages: Int = 0, text: String
     ) {
         self.calls = calls
         self.totalMilliseconds = totalMilliseconds
@@ -25,6 +29,8 @@ public struct BenchStatementFigures: Sendable {
         self.planMilliseconds = planMilliseconds
         self.plans = plans
         self.rows = rows
+        self.walBytes = walBytes
+        self.walFullPages = walFullPages
         self.text = text
     }
 }
@@ -43,7 +49,7 @@ extension BenchRepository {
     static let topStatements = Query(
         name: "bench_top_statements",
         sql: """
-            SELECT calls, total_exec_time, mean_exec_time, total_plan_time, plans, rows,
+            SELECT calls, total_exec_time, mean_exec_time, total_plan_time, plans, rows, wal_bytes::float8, wal_fpi,
                    left(regexp_replace(query, '\\s+', ' ', 'g'), 100)
             FROM pg_stat_statements
             WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
@@ -83,7 +89,8 @@ extension BenchRepository {
         try connection.query(topStatements, [limit]).map {
             BenchStatementFigures(
                 calls: try $0.int(0), totalMilliseconds: try $0.double(1), meanMilliseconds: try $0.double(2),
-                planMilliseconds: try $0.double(3), plans: try $0.int(4), rows: try $0.int(5), text: try $0.string(6))
+                planMilliseconds: try $0.double(3), plans: try $0.int(4), rows: try $0.int(5),
+                walBytes: try $0.double(6), walFullPages: try $0.int(7), text: try $0.string(8))
         }
     }
 

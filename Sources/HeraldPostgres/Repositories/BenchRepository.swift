@@ -39,6 +39,10 @@ public enum BenchRepository {
     static let vacuumHistory = Query(
         unsafeSQL: "VACUUM (ANALYZE) events, decisions, deliveries, event_keys", name: "bench_vacuum")
     static let checkpoint = Query(unsafeSQL: "CHECKPOINT", name: "bench_checkpoint")
+    static let vacuumPipeline = Query(
+        unsafeSQL:
+            "VACUUM (ANALYZE) events, event_keys, decisions, deliveries, unread_counts, rate_buckets, feed_positions",
+        name: "bench_vacuum_pipeline")
 
     /// The COPY of the queue rows the pipeline writes per device, for the raw write rate.
     public static let copyDeliveries = Query(
@@ -91,6 +95,11 @@ public enum BenchRepository {
     public static func settleHistory(on connection: PostgresConnection) throws {
         _ = try connection.query(vacuumHistory)
         _ = try connection.query(checkpoint)
+    }
+
+    /// Vacuums and analyzes every table the pipeline writes, so that the debt of what came before is paid.
+    public static func vacuumPipelineTables(on connection: PostgresConnection) throws {
+        _ = try connection.query(vacuumPipeline)
     }
 
     /// Marks the events from seq `first` through `last` decided at `now`, for a pipeline batch.

@@ -124,13 +124,6 @@ struct BenchRun {
         table.add("memory: peak RSS MB (\(peakScope))", fmt(peak, 1))
         results["memory"] = ["peak_rss_mb": peak, "peak_scope": peakScope]
 
-        // After the latency phase, so that its autovacuum debt does not fall on that phase; no worker runs.
-        BenchCommand.progress("latency limit")
-        running?.stop()
-        running = nil
-        results["latency_limit"] = try latencyLimit(results)
-        running = try service.startWorkers()
-
         BenchCommand.progress("mixed")
         results["mixed"] = try mixed()
 
@@ -147,6 +140,12 @@ struct BenchRun {
             table.add("soak: RSS MB at start / end", "\(fmt(before, 1)) / \(fmt(after, 1))")
             results["soak"] = ["seconds": sizes.soakSeconds, "rss_start_mb": before, "rss_end_mb": after]
         }
+
+        // Last, so that its own debt falls on no other phase; no worker runs.
+        BenchCommand.progress("latency limit")
+        running?.stop()
+        running = nil
+        results["latency_limit"] = try latencyLimit(results)
         return results
     }
 }

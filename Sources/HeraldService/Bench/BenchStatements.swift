@@ -19,8 +19,8 @@ enum BenchStatements {
         return top.map {
             [
                 "calls": $0.calls, "total_ms": $0.totalMilliseconds, "mean_ms": $0.meanMilliseconds,
-                "plan_ms": $0.planMilliseconds, "plans": $0.plans, "rows": $0.rows,
-                "statement": $0.text,
+                "plan_ms": $0.planMilliseconds, "plans": $0.plans, "rows": $0.rows, "wal_bytes": $0.walBytes,
+                "wal_fpi": $0.walFullPages, "statement": $0.text,
             ]
         }
     }
@@ -31,10 +31,10 @@ enum BenchStatements {
             [
                 String($0.calls), BenchTable.format($0.totalMilliseconds),
                 BenchTable.format($0.meanMilliseconds, decimals: 3), BenchTable.format($0.planMilliseconds),
-                String($0.plans), String($0.rows),
+                String($0.plans), String($0.rows), BenchTable.format($0.walBytes / 1024), String($0.walFullPages),
             ]
         }
-        let header = ["calls", "total ms", "mean ms", "plan ms", "plans", "rows"]
+        let header = ["calls", "total ms", "mean ms", "plan ms", "plans", "rows", "WAL kB", "WAL FPI"]
         let widths = (0..<header.count).map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         let line = { (cells: [String], statement: String) in
             zip(cells, widths).map { String(repeating: " ", count: $1 - $0.count) + $0 }.joined(separator: "  ")

@@ -57,8 +57,7 @@ struct BenchCPUTests {
             [
                 .init(
                     calls: 849, totalMilliseconds: 1_853.4, meanMilliseconds: 2.183, planMilliseconds: 412.6,
-                    plans: 851,
-                    rows: 8_490, text: "WITH k AS")
+                    plans: 851, rows: 8_490, walBytes: 3_276_800, walFullPages: 97, text: "WITH k AS")
             ],
             phase: "pipeline")
         let lines = text.split(separator: "\n")
@@ -66,5 +65,6 @@ struct BenchCPUTests {
         #expect(lines[1].contains("plan ms") && lines[1].contains("plans"))
         #expect(lines[2].contains("849") && lines[2].contains("1853") && lines[2].hasSuffix("WITH k AS"))
         #expect(lines[2].contains(" 413 ") && lines[2].contains(" 851 "))
+        #expect(lines[1].contains("WAL kB") && lines[2].contains(" 3200 ") && lines[2].contains(" 97 "))
     }
 }
