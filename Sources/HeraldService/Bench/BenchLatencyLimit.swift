@@ -24,8 +24,6 @@ enum BenchLatencyLimit {
     }
 
     /// Writes `seconds` × 1,000 events of `source`, each part at that pace from one thread, with no worker running.
-    /// First (untimed) it vacuums the pipeline's tables and waits (up to a minute) until no autovacuum runs, so that
-    /// the phases before do not bill it for their own debt.
     static func run(
         _ service: BenchService, population: BenchPopulation, source: String, seconds: Int, users: Int
     ) throws -> Figures {
@@ -33,8 +31,6 @@ enum BenchLatencyLimit {
         let batches = try stride(from: 0, to: count, by: 10).map {
             try BenchIngestLimit.rows(population.eventBatch(source: source, $0..<($0 + 10)))
         }
-        try service.database { try BenchRepository.vacuumPipelineTables(on: $0) }
-        try waitForAutovacuum(service, seconds: 60)
         let start = ContinuousClock.now
         var cpuStart = service.cpu.read()
         let seqs = try paced(service, batches) { rows, connection in
@@ -69,15 +65,5 @@ enum BenchLatencyLimit {
             results.append(try service.database { try write(batch, $0) })
         }
         return results
-    }
-
-    /// Polls until no autovacuum worker runs, for at most `seconds`; goes on regardless after that.
-    private static func waitForAutovacuum(_ service: BenchService, seconds: Double) throws {
-        let start = ContinuousClock.now
-        while try service.database({ try BenchRepository.autovacuumWorkers(on: $0) }) > 0,
-            BenchStatistics.seconds(since: start) < seconds
-        {
-            Thread.sleep(forTimeInterval: 0.1)
-        }
     }
 }

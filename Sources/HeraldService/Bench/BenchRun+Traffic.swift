@@ -17,27 +17,6 @@ extension BenchRun {
         return rate
     }
 
-    /// The latency limit: the latency phase's writes alone, at its pace and batch size; adds its rows and returns
-    /// its figures, with its CPU per event over the limit phase's and the pipeline phase's.
-    mutating func latencyLimit(_ results: [String: Any]) throws -> [String: Any] {
-        let limit = try BenchLatencyLimit.run(
-            service, population: population, source: "bench-latency-limit", seconds: sizes.latencySeconds,
-            users: sizes.users)
-        let own = limit.cpu.heraldPerEvent + (limit.cpu.postgresPerEvent ?? 0)
-        let toLimit = BenchTargets.cpu(results, "limit").map { $0 > 0 ? own / $0 : 0 } ?? 0
-        let toPipeline = BenchTargets.cpu(results, "pipeline").map { $0 > 0 ? own / $0 : 0 } ?? 0
-        table.add("latency limit: ingest's rows, 10 every 10 ms", "", cpu: limit.ingest)
-        table.add("latency limit: the decisions' rows, 10 every 10 ms", "", cpu: limit.decisions)
-        table.add(
-            "latency limit: both, CPU ÷ limit's (÷ pipeline's)", "\(fmt(toLimit, 2)) (\(fmt(toPipeline, 2)))",
-            cpu: limit.cpu)
-        return limit.cpu.json.merging([
-            "events": limit.events, "deliveries": limit.deliveries, "batch": 10, "seconds": limit.seconds,
-            "cpu_ratio_to_limit": toLimit, "cpu_ratio_to_pipeline": toPipeline,
-            "ingest": limit.ingest.json, "decisions": limit.decisions.json,
-        ]) { $1 }
-    }
-
     /// The mixed phase: HTTP ingest at full speed while the workers decide, until the phase's events are decided.
     mutating func mixed() throws -> [String: Any] {
         let mixed = try BenchMixed.run(

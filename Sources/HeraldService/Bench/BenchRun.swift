@@ -141,11 +141,9 @@ struct BenchRun {
             results["soak"] = ["seconds": sizes.soakSeconds, "rss_start_mb": before, "rss_end_mb": after]
         }
 
-        // Last, so that its own debt falls on no other phase; no worker runs.
-        BenchCommand.progress("latency limit")
         running?.stop()
         running = nil
-        results["latency_limit"] = try latencyLimit(results)
+        try floors(&results)
         return results
     }
 }

@@ -1,0 +1,77 @@
+import Foundation
+import HeraldCore
+import HeraldPostgres
+
+/// What the pipeline does to an event besides deciding it and writing its decision, deliveries and counters, at
+/// full batches from as many threads as it has workers: the claim, the recipients' row locks and state, the
+/// categories, and the events' progress, each batch in one transaction, through the pipeline's own store and
+/// statements. Then the events' progress alone, the part the limit phase also writes. With the limit phase, they
+/// give the least the pipeline can cost: limit + reads − progress, before any deciding.
+enum BenchReadLimit {
+    /// Claims, reads and marks decided every pending event in batches of `batch` from `writers` threads; no worker
+    /// may run, and only the events meant for it may be pending. Returns how many it took and the CPU it cost.
+    static func reads(_ service: BenchService, batch: Int, writers: Int) throws -> BenchCPU.Usage {
+        let categories = CategoryVersionCache()
+        let cpuStart = service.cpu.read()
+        let read = try BenchThreads.run(max(1, writers)) { _ in
+            var events = 0
+            while true {
+                let claimed = try service.database { connection in
+                    try readBatch(batch, categories: categories, on: connection)
+                }
+                guard claimed > 0 else { return events }
+                events += claimed
+            }
+        }.reduce(0, +)
+        return service.cpu.usage(since: cpuStart, events: read)
+    }
+
+    /// Marks the pending events of `source` decided with the pipeline's progress statement alone, in batches of
+    /// `batch` from `writers` threads. Returns the CPU it cost.
+    static func progress(_ service: BenchService, source: String, batch: Int, writers: Int) throws -> BenchCPU.Usage {
+        let lanes = max(1, writers)
+        let seqs = try service.database { try BenchRepository.eventSeqs(source: source, on: $0) }
+        let batches = stride(from: 0, to: seqs.count, by: batch).map { Array(seqs[$0..<min($0 + batch, seqs.count)]) }
+        let cpuStart = service.cpu.read()
+        _ = try BenchThreads.run(lanes) { lane in
+            for seqs in stride(from: lane, to: batches.count, by: lanes).map({ batches[$0] }) {
+                try service.database { connection in
+                    _ = try connection.pipeline([
+                        PipelineRepository.beginQuery, progressQuery(seqs.map(Int64.init), now: Date()),
+                        PipelineRepository.commitQuery,
+                    ])
+                }
+            }
+        }
+        return service.cpu.usage(since: cpuStart, events: seqs.count)
+    }
+
+    /// One batch as the pipeline opens it, with its recipients' state and categories read under their locks, and
+    /// its events marked decided; returns how many events it claimed.
+    private static func readBatch(
+        _ batch: Int, categories: CategoryVersionCache, on connection: PostgresConnection
+    ) throws -> Int {
+        let store = PostgresDecisionStore(connection, categoryCache: categories)
+        let now = Date()
+        do {
+            let (claims, _) = try store.openBatch(events: batch, timers: 0, now: now)
+            let events = claims.compactMap { EventDocument.decode(Array($0.document.utf8)) }
+            _ = try store.recipients(
+                Array(Set(events.flatMap(\.recipients.userIds))), categories: Array(Set(events.map(\.category))),
+                now: now, lock: true)
+            _ = try connection.pipeline([
+                progressQuery(claims.map(\.seq), now: now), PipelineRepository.commitQuery,
+            ])
+            return claims.count
+        } catch {
+            store.abandon()
+            throw error
+        }
+    }
+
+    /// The pipeline's progress statement, marking `seqs` decided with one recipient each.
+    private static func progressQuery(_ seqs: [Int64], now: Date) -> BoundQuery {
+        EventRepository.progressQuery(
+            seqs.map { EventProgress(seq: $0, done: true, fanoutAfter: nil, recipients: 1) }, at: now)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import HeraldPostgres
+
+/// The phases that measure what the pipeline cannot go below: the latency phase's writes alone at its pace, and
+/// the pipeline's reads alone at full batches. They run last, with no worker running, each after the debt of what
+/// came before is paid (a vacuum of the pipeline's tables, and autovacuum idle), so that they take no other phase's
+/// background work and leave none to another.
+extension BenchRun {
+    /// Runs both; adds their rows and figures.
+    mutating func floors(_ results: inout [String: Any]) throws {
+        BenchCommand.progress("latency limit")
+        try settle()
+        results["latency_limit"] = try latencyLimit(results)
+        BenchCommand.progress("read limit")
+        results["read_limit"] = try readLimit(results)
+    }
+
+    /// The latency limit: the latency phase's writes alone, at its pace and batch size; adds its rows and returns
+    /// its figures, with its CPU per event over the limit phase's and the pipeline phase's.
+    mutating func latencyLimit(_ results: [String: Any]) throws -> [String: Any] {
+        let limit = try BenchLatencyLimit.run(
+            service, population: population, source: "bench-latency-limit", seconds: sizes.latencySeconds,
+            users: sizes.users)
+        let own = limit.cpu.heraldPerEvent + (limit.cpu.postgresPerEvent ?? 0)
+        let toLimit = BenchTargets.cpu(results, "limit").map { $0 > 0 ? own / $0 : 0 } ?? 0
+        let toPipeline = BenchTargets.cpu(results, "pipeline").map { $0 > 0 ? own / $0 : 0 } ?? 0
+        table.add("latency limit: ingest's rows, 10 every 10 ms", "", cpu: limit.ingest)
+        table.add("latency limit: the decisions' rows, 10 every 10 ms", "", cpu: limit.decisions)
+        table.add(
+            "latency limit: both, CPU ÷ limit's (÷ pipeline's)", "\(fmt(toLimit, 2)) (\(fmt(toPipeline, 2)))",
+            cpu: limit.cpu)
+        return limit.cpu.json.merging([
+            "events": limit.events, "deliveries": limit.deliveries, "batch": 10, "seconds": limit.seconds,
+            "cpu_ratio_to_limit": toLimit, "cpu_ratio_to_pipeline": toPipeline,
+            "ingest": limit.ingest.json, "decisions": limit.decisions.json,
+        ]) { $1 }
+    }
+
+    /// The read limit: the pipeline's claim, locks, state and categories with the events' progress, then the
+    /// progress alone; the least the pipeline can cost is the limit's CPU plus the reads' minus the progress', which
+    /// the limit phase writes too.
+    mutating func readLimit(_ results: [String: Any]) throws -> [String: Any] {
+        try preload(source: "bench-read-limit", count: sizes.pipelineEvents)
+        try settle()
+        let reads = try BenchReadLimit.reads(service, batch: batch, writers: workers)
+        try preload(source: "bench-progress-limit", count: sizes.pipelineEvents)
+        try settle()
+        let progress = try BenchReadLimit.progress(
+            service, source: "bench-progress-limit", batch: batch, writers: workers)
+        let total = { (usage: BenchCPU.Usage) in usage.heraldPerEvent + (usage.postgresPerEvent ?? 0) }
+        let limit = BenchTargets.cpu(results, "limit") ?? 0
+        let floor = limit + total(reads) - total(progress)
+        let toLimit = limit > 0 ? floor / limit : 0
+        table.add("read limit: claim, locks, state, categories, progress", "", cpu: reads)
+        table.add("read limit: the progress alone", "", cpu: progress)
+        table.add(
+            "read limit: limit + reads − progress, CPU µs/event (÷ limit's)", "\(fmt(floor)) (\(fmt(toLimit, 2)))")
+        return [
+            "events": reads.events, "batch": batch, "writers": workers, "reads": reads.json,
+            "progress": progress.json, "floor_cpu_us_per_event": floor, "floor_ratio_to_limit": toLimit,
+        ]
+    }
+
+    /// Pays the debt of the phases before, untimed: vacuums the pipeline's tables, then waits (up to a minute)
+    /// until no autovacuum runs.
+    func settle() throws {
+        try service.database { try BenchRepository.vacuumPipelineTables(on: $0) }
+        let start = ContinuousClock.now
+        while try service.database({ try BenchRepository.autovacuumWorkers(on: $0) }) > 0,
+            BenchStatistics.seconds(since: start) < 60
+        {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+}
