@@ -71,7 +71,8 @@ jq -e '([.limit.events_per_second, .limit.deliveries_per_second, .pipeline.event
         .aging.partitions_dropped, .aging.keys_trimmed, .ingest_limit.events_per_second,
         .ingest_alone.ratio_to_limit, .ingest.ratio_to_limit, .mixed.events_per_second, .mixed.accepted_per_second,
         .latency_limit.cpu_ratio_to_limit, .latency_limit.cpu_ratio_to_pipeline, .read_limit.floor_cpu_us_per_event,
-        .read_limit.floor_ratio_to_limit, .read_limit.reads.cpu_postgres_us_per_event]
+        .read_limit.floor_ratio_to_limit, .read_limit.reads.cpu_postgres_us_per_event,
+        .read_limit.floor_without_state_ratio_to_limit, .read_limit.locks.cpu_postgres_us_per_event]
         + ([.limit, .pipeline, .aging, .ingest_limit, .latency_limit, .ingest_alone, .ingest, .latency, .mixed,
             .campaign]
            | map(.cpu_herald_us_per_event, .cpu_postgres_us_per_event)) | all(type == "number" and . > 0))

@@ -25,6 +25,17 @@ public enum RecipientStateRepository {
             SELECT id, locale, time_zone, quiet_start_minute, quiet_end_minute, quiet_days, badge
             FROM users WHERE id = ANY($1::text[])
             """)
+    /// The statement that locks the rows of `userIds` (and reads their profiles), in the order every worker takes
+    /// them; the first statement of `load` with `lock`.
+    public static func lockQuery(_ userIds: [String]) -> BoundQuery {
+        BoundQuery(lockProfiles, [PipelineArray(sortedForLocking(userIds))])
+    }
+
+    /// Distinct ids in byte order: the order every writer locks users in, so that no two deadlock.
+    static func sortedForLocking(_ userIds: [String]) -> [String] {
+        Array(Set(userIds)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
     /// Loads the state of `userIds` as of `now`; with `lock`, their user rows stay locked until the transaction
     /// ends (call it inside one). Unknown users are simply absent from the snapshot.
     public static func load(
@@ -39,7 +50,7 @@ public enum RecipientStateRepository {
         _ userIds: [String], now: Date, lock: Bool, alongside: [BoundQuery], on connection: PostgresConnection
     ) throws -> (snapshot: RecipientStateSnapshot, alongside: [PostgresResult]) {
         var snapshot = RecipientStateSnapshot()
-        let sorted = Array(Set(userIds)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let sorted = sortedForLocking(userIds)
         guard !sorted.isEmpty else {
             return (snapshot, alongside.isEmpty ? [] : try connection.pipeline(alongside))
         }

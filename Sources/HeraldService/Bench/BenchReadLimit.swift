@@ -9,15 +9,16 @@ import HeraldPostgres
 /// give the least the pipeline can cost: limit + reads − progress, before any deciding.
 enum BenchReadLimit {
     /// Claims, reads and marks decided every pending event in batches of `batch` from `writers` threads; no worker
-    /// may run, and only the events meant for it may be pending. Returns how many it took and the CPU it cost.
-    static func reads(_ service: BenchService, batch: Int, writers: Int) throws -> BenchCPU.Usage {
+    /// may run, and only the events meant for it may be pending. Without `state` it only locks the recipients'
+    /// rows: no state, no categories. Returns the CPU it cost.
+    static func reads(_ service: BenchService, batch: Int, writers: Int, state: Bool = true) throws -> BenchCPU.Usage {
         let categories = CategoryVersionCache()
         let cpuStart = service.cpu.read()
         let read = try BenchThreads.run(max(1, writers)) { _ in
             var events = 0
             while true {
                 let claimed = try service.database { connection in
-                    try readBatch(batch, categories: categories, on: connection)
+                    try readBatch(batch, categories: categories, state: state, on: connection)
                 }
                 guard claimed > 0 else { return events }
                 events += claimed
@@ -49,19 +50,22 @@ enum BenchReadLimit {
     /// One batch as the pipeline opens it, with its recipients' state and categories read under their locks, and
     /// its events marked decided; returns how many events it claimed.
     private static func readBatch(
-        _ batch: Int, categories: CategoryVersionCache, on connection: PostgresConnection
+        _ batch: Int, categories: CategoryVersionCache, state: Bool, on connection: PostgresConnection
     ) throws -> Int {
         let store = PostgresDecisionStore(connection, categoryCache: categories)
         let now = Date()
         do {
             let (claims, _) = try store.openBatch(events: batch, timers: 0, now: now)
             let events = claims.compactMap { EventDocument.decode(Array($0.document.utf8)) }
-            _ = try store.recipients(
-                Array(Set(events.flatMap(\.recipients.userIds))), categories: Array(Set(events.map(\.category))),
-                now: now, lock: true)
-            _ = try connection.pipeline([
-                progressQuery(claims.map(\.seq), now: now), PipelineRepository.commitQuery,
-            ])
+            let userIds = events.flatMap(\.recipients.userIds)
+            var closing = [progressQuery(claims.map(\.seq), now: now), PipelineRepository.commitQuery]
+            if state {
+                _ = try store.recipients(
+                    userIds, categories: Array(Set(events.map(\.category))), now: now, lock: true)
+            } else {
+                closing.insert(RecipientStateRepository.lockQuery(userIds), at: 0)
+            }
+            _ = try connection.pipeline(closing)
             return claims.count
         } catch {
             store.abandon()

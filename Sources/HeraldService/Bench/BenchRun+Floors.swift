@@ -36,13 +36,16 @@ extension BenchRun {
         ]) { $1 }
     }
 
-    /// The read limit: the pipeline's claim, locks, state and categories with the events' progress, then the
-    /// progress alone; the least the pipeline can cost is the limit's CPU plus the reads' minus the progress', which
-    /// the limit phase writes too.
+    /// The read limit: the pipeline's claim, locks, state and categories with the events' progress, then the claim,
+    /// the locks and the progress alone, then the progress alone; the least the pipeline can cost is the limit's CPU
+    /// plus the reads' minus the progress', which the limit phase writes too.
     mutating func readLimit(_ results: [String: Any]) throws -> [String: Any] {
         try preload(source: "bench-read-limit", count: sizes.pipelineEvents)
         try settle()
         let reads = try BenchReadLimit.reads(service, batch: batch, writers: workers)
+        try preload(source: "bench-lock-limit", count: sizes.pipelineEvents)
+        try settle()
+        let locks = try BenchReadLimit.reads(service, batch: batch, writers: workers, state: false)
         try preload(source: "bench-progress-limit", count: sizes.pipelineEvents)
         try settle()
         let progress = try BenchReadLimit.progress(
@@ -50,14 +53,21 @@ extension BenchRun {
         let total = { (usage: BenchCPU.Usage) in usage.heraldPerEvent + (usage.postgresPerEvent ?? 0) }
         let limit = BenchTargets.cpu(results, "limit") ?? 0
         let floor = limit + total(reads) - total(progress)
-        let toLimit = limit > 0 ? floor / limit : 0
+        let lockFloor = limit + total(locks) - total(progress)
+        let ratio = { (value: Double) in limit > 0 ? value / limit : 0 }
         table.add("read limit: claim, locks, state, categories, progress", "", cpu: reads)
+        table.add("read limit: claim, locks, progress", "", cpu: locks)
         table.add("read limit: the progress alone", "", cpu: progress)
         table.add(
-            "read limit: limit + reads − progress, CPU µs/event (÷ limit's)", "\(fmt(floor)) (\(fmt(toLimit, 2)))")
+            "read limit: limit + reads − progress, CPU µs/event (÷ limit's)",
+            "\(fmt(floor)) (\(fmt(ratio(floor), 2)))")
+        table.add(
+            "read limit: the same without state, CPU µs/event (÷ limit's)",
+            "\(fmt(lockFloor)) (\(fmt(ratio(lockFloor), 2)))")
         return [
-            "events": reads.events, "batch": batch, "writers": workers, "reads": reads.json,
-            "progress": progress.json, "floor_cpu_us_per_event": floor, "floor_ratio_to_limit": toLimit,
+            "events": reads.events, "batch": batch, "writers": workers, "reads": reads.json, "locks": locks.json,
+            "progress": progress.json, "floor_cpu_us_per_event": floor, "floor_ratio_to_limit": ratio(floor),
+            "floor_without_state_cpu_us_per_event": lockFloor, "floor_without_state_ratio_to_limit": ratio(lockFloor),
         ]
     }
 
