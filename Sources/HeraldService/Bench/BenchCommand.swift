@@ -65,9 +65,18 @@ enum BenchCommand {
         }
         if soak { sizes.soakSeconds = 600 }
         if let historyDays { sizes.agingDays = historyDays }
+        // A signal during the run stops the embedded server and removes its folder; the run then fails on its next
+        // statement and the command returns 128 + the signal's number (or the process ends 10 s later regardless).
+        let shutdown = ShutdownSignal()
         do {
             let service = try BenchService(environment: environment, tracksStatements: explainTop > 0)
             defer { service.close() }
+            Thread.detachNewThread {
+                let number = shutdown.wait()
+                service.abandon()
+                Thread.sleep(forTimeInterval: 10)
+                exit(128 + number)
+            }
             var run = BenchRun(service: service, sizes: sizes, explainTop: explainTop)
             var results = try run.measure()
             results["quick"] = sizes.quick
@@ -90,6 +99,10 @@ enum BenchCommand {
             StandardOutput.write("results written to \(jsonPath)\n")
             return 0
         } catch {
+            if let number = shutdown.received {
+                StandardError.write("herald bench: stopped by signal \(number)\n")
+                return 128 + number
+            }
             StandardError.write("herald bench: \(error)\n")
             return 1
         }

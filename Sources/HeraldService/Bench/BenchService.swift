@@ -3,6 +3,7 @@ import HeraldHTTP
 import HeraldObservability
 import HeraldPostgres
 import HeraldText
+import Synchronization
 
 /// The whole service for a benchmark: its own database (embedded in a temporary folder unless `DATABASE_URL` is
 /// set), migrations, pool, routes and an HTTP server on a free loopback port. Workers start on demand.
@@ -18,6 +19,7 @@ final class BenchService: Sendable {
     /// Whether `pg_stat_statements` is created in the bench database and tracks statements.
     let tracksStatements: Bool
     private let embedded: EmbeddedPostgres?
+    private let tornDown = Mutex(false)
 
     /// Starts everything; with `tracksStatements`, `pg_stat_statements` records every statement (the embedded
     /// server always preloads it, so that every run has the same server, with tracking off unless asked for).
@@ -112,11 +114,27 @@ final class BenchService: Sendable {
         }
     }
 
+    /// Stops the embedded cluster and removes the temporary folder at once, whatever runs: for a run cut short by a
+    /// signal, which must not leave a server behind to load the machine.
+    func abandon() {
+        tearDown()
+    }
+
+    /// Stops the embedded cluster and removes the folder, once: a second caller (the run's own closing, racing a
+    /// signal) waits until the first is done.
+    private func tearDown() {
+        tornDown.withLock { done in
+            guard !done else { return }
+            try? embedded?.stop()
+            try? FileManager.default.removeItem(atPath: folder)
+            done = true
+        }
+    }
+
     /// Stops the server, the pool and the embedded cluster, and removes the temporary folder.
     func close() {
         server.stop(timeout: .seconds(2))
         context.pool.close()
-        try? embedded?.stop()
-        try? FileManager.default.removeItem(atPath: folder)
+        tearDown()
     }
 }

@@ -6,17 +6,19 @@ import Foundation
 #endif
 
 /// Blocks the calling thread until SIGINT or SIGTERM arrives, and reports which one.
-public final class ShutdownSignal {
+// @unchecked: the signal sources are set up in `init` and only cancelled in `deinit`; what the handlers share with
+// `wait()` is a semaphore and a locked value. So another thread may wait on it.
+public final class ShutdownSignal: @unchecked Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
     private let sources: [any DispatchSourceSignal]
-    private let received: LockedValue<Int32?>
+    private let receivedNumber: LockedValue<Int32?>
 
     /// Takes over SIGINT and SIGTERM (and ignores SIGPIPE, which a closed client socket would raise).
     public init() {
         signal(SIGPIPE, SIG_IGN)
         let semaphore = self.semaphore
         let received = LockedValue<Int32?>(nil)
-        self.received = received
+        self.receivedNumber = received
         var sources: [any DispatchSourceSignal] = []
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
@@ -31,10 +33,13 @@ public final class ShutdownSignal {
         self.sources = sources
     }
 
+    /// The first shutdown signal's number, if one arrived; does not wait.
+    public var received: Int32? { receivedNumber.withLock { $0 } }
+
     /// Waits for the first shutdown signal and returns its number.
     public func wait() -> Int32 {
         semaphore.wait()
-        return received.withLock { $0 } ?? SIGTERM
+        return receivedNumber.withLock { $0 } ?? SIGTERM
     }
 
     deinit {
