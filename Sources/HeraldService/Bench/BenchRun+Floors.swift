@@ -71,7 +71,7 @@ extension BenchRun {
         ]
     }
 
-    /// Pays the debt of the phases before, untimed: vacuums the pipeline's tables, then waits (up to a minute)
+    /// Pays the debt of the phases before, untimed (before the latency phase and each floor): vacuums the pipeline's tables, then waits (up to a minute)
     /// until no autovacuum runs.
     func settle() throws {
         try service.database { try BenchRepository.vacuumPipelineTables(on: $0) }
