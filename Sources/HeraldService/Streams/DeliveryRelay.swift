@@ -26,12 +26,15 @@ final class DeliveryRelay: BackgroundService {
     let logger: Logger
     let metrics: Metrics
     let clock: @Sendable () -> Date
+    /// How long an empty queue waits for the ready channel before it is polled: at first, and after 20 empty rounds.
+    let idlePolls: (first: Duration, later: Duration)
     private let loop = ServiceThread(name: "herald-nats-relay")
     private let waking = Mutex<Waking?>(nil)
 
     init(
         settings: StreamSettings, pool: PostgresPool, conninfo: String, logger: Logger, metrics: Metrics,
-        clock: @escaping @Sendable () -> Date
+        clock: @escaping @Sendable () -> Date,
+        idlePolls: (first: Duration, later: Duration) = (.milliseconds(50), .milliseconds(200))
     ) {
         self.settings = settings
         self.pool = pool
@@ -39,6 +42,7 @@ final class DeliveryRelay: BackgroundService {
         self.logger = logger
         self.metrics = metrics
         self.clock = clock
+        self.idlePolls = idlePolls
     }
 
     /// Seconds a relay round may hold its deliveries before another relay or consumer may take them.
@@ -88,9 +92,9 @@ final class DeliveryRelay: BackgroundService {
             // Read before the round, so a commit notified while it runs wakes the wait below at once.
             let seen = loop.generation
             let relayed = try round(client)
-            // An empty queue waits for the ready channel, and is polled every 50 ms at first, then every 200 ms.
+            // An empty queue waits for the ready channel, and is polled after `idlePolls` (50 ms, 200 ms) regardless.
             idle = relayed == 0 ? idle + 1 : 0
-            if idle > 0 { loop.wait(since: seen, timeout: .milliseconds(idle < 20 ? 50 : 200)) }
+            if idle > 0 { loop.wait(since: seen, timeout: idle < 20 ? idlePolls.first : idlePolls.later) }
         }
     }
 
