@@ -163,10 +163,7 @@ private final class ListenerLoop {
     private func waitForStop(orSocket socket: Int32?, timeout: Duration?) -> Bool {
         var descriptors = [pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0)]
         if let socket { descriptors.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0)) }
-        let milliseconds =
-            timeout.map { Int32($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) }
-            ?? -1
-        _ = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+        _ = poll(&descriptors, nfds_t(descriptors.count), timeout?.pollMilliseconds ?? -1)
         return descriptors[0].revents != 0 || wakeUp.isStopped
     }
 }

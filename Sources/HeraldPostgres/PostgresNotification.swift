@@ -35,9 +35,7 @@ extension PostgresConnection {
         let pending = takeNotifications()
         guard pending.isEmpty else { return pending }
         var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(
-            timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        guard poll(&descriptor, 1, max(0, milliseconds)) > 0 else { return [] }
+        guard poll(&descriptor, 1, timeout.pollMilliseconds) > 0 else { return [] }
         guard consumeInput() else { throw connectionError() }
         return takeNotifications()
     }
@@ -80,4 +78,11 @@ extension PostgresConnection {
     }
 
     static let notifyQuery = Query(name: "herald.notify", sql: "SELECT pg_notify($1, $2)")
+}
+
+extension Duration {
+    /// The duration in whole milliseconds, as `poll` takes a timeout (never negative).
+    var pollMilliseconds: Int32 {
+        Int32(clamping: max(0, components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000))
+    }
 }

@@ -31,6 +31,10 @@ struct BenchCPU: Sendable {
         /// PostgreSQL's CPU microseconds per event, when its processes are known.
         var postgresPerEvent: Double? { postgresSeconds.map { events > 0 ? $0 * 1e6 / Double(events) : 0 } }
 
+        /// Herald's and PostgreSQL's CPU microseconds per event together (herald's alone when PostgreSQL's is
+        /// unknown).
+        var totalPerEvent: Double { heraldPerEvent + (postgresPerEvent ?? 0) }
+
         /// The figures for a phase's JSON object.
         var json: [String: Any] {
             var figures: [String: Any] = [

@@ -19,17 +19,9 @@ enum BenchLimit {
     static func run(_ service: BenchService, source: String, users: Int, batch: Int, writers: Int) throws -> Figures {
         // Seqs carry their day in the high bits, so the batches are cut from the list of seqs, not a span.
         let seqs = try service.database { try BenchRepository.eventSeqs(source: source, on: $0) }
-        let ranges = stride(from: 0, to: seqs.count, by: batch).map { Array(seqs[$0..<min($0 + batch, seqs.count)]) }
-        let lanes = max(1, writers)
         let start = ContinuousClock.now
-        let written = try BenchThreads.run(lanes) { lane in
-            var deliveries = 0
-            for range in stride(from: lane, to: ranges.count, by: lanes).map({ ranges[$0] }) {
-                deliveries += try service.database { connection in
-                    try write(range, source: source, users: users, on: connection)
-                }
-            }
-            return deliveries
+        let written = try BenchThreads.each(BenchThreads.batches(seqs, of: batch), lanes: writers) { range in
+            try service.database { connection in try write(range, source: source, users: users, on: connection) }
         }
         return Figures(
             events: seqs.count, deliveries: written.reduce(0, +),

@@ -30,18 +30,14 @@ enum BenchReadLimit {
     /// Marks the pending events of `source` decided with the pipeline's progress statement alone, in batches of
     /// `batch` from `writers` threads. Returns the CPU it cost.
     static func progress(_ service: BenchService, source: String, batch: Int, writers: Int) throws -> BenchCPU.Usage {
-        let lanes = max(1, writers)
         let seqs = try service.database { try BenchRepository.eventSeqs(source: source, on: $0) }
-        let batches = stride(from: 0, to: seqs.count, by: batch).map { Array(seqs[$0..<min($0 + batch, seqs.count)]) }
+        let batches = BenchThreads.batches(seqs.map(Int64.init), of: batch)
         let cpuStart = service.cpu.read()
-        _ = try BenchThreads.run(lanes) { lane in
-            for seqs in stride(from: lane, to: batches.count, by: lanes).map({ batches[$0] }) {
-                try service.database { connection in
-                    _ = try connection.pipeline([
-                        PipelineRepository.beginQuery, progressQuery(seqs.map(Int64.init), now: Date()),
-                        PipelineRepository.commitQuery,
-                    ])
-                }
+        _ = try BenchThreads.each(batches, lanes: writers) { seqs in
+            try service.database { connection in
+                _ = try connection.pipeline([
+                    PipelineRepository.beginQuery, progressQuery(seqs, now: Date()), PipelineRepository.commitQuery,
+                ])
             }
         }
         return service.cpu.usage(since: cpuStart, events: seqs.count)

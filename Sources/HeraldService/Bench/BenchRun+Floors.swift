@@ -21,7 +21,7 @@ extension BenchRun {
         let limit = try BenchLatencyLimit.run(
             service, population: population, source: "bench-latency-limit", seconds: sizes.latencySeconds,
             users: sizes.users)
-        let own = limit.cpu.heraldPerEvent + (limit.cpu.postgresPerEvent ?? 0)
+        let own = limit.cpu.totalPerEvent
         let toLimit = BenchTargets.cpu(results, "limit").map { $0 > 0 ? own / $0 : 0 } ?? 0
         let toPipeline = BenchTargets.cpu(results, "pipeline").map { $0 > 0 ? own / $0 : 0 } ?? 0
         table.add("latency limit: ingest's rows, 10 every 10 ms", "", cpu: limit.ingest)
@@ -50,10 +50,9 @@ extension BenchRun {
         try settle()
         let progress = try BenchReadLimit.progress(
             service, source: "bench-progress-limit", batch: batch, writers: workers)
-        let total = { (usage: BenchCPU.Usage) in usage.heraldPerEvent + (usage.postgresPerEvent ?? 0) }
         let limit = BenchTargets.cpu(results, "limit") ?? 0
-        let floor = limit + total(reads) - total(progress)
-        let lockFloor = limit + total(locks) - total(progress)
+        let floor = limit + reads.totalPerEvent - progress.totalPerEvent
+        let lockFloor = limit + locks.totalPerEvent - progress.totalPerEvent
         let ratio = { (value: Double) in limit > 0 ? value / limit : 0 }
         table.add("read limit: claim, locks, state, categories, progress", "", cpu: reads)
         table.add("read limit: claim, locks, progress", "", cpu: locks)

@@ -115,14 +115,9 @@ final class BenchService: Sendable {
     }
 
     /// Stops the embedded cluster and removes the temporary folder at once, whatever runs: for a run cut short by a
-    /// signal, which must not leave a server behind to load the machine.
+    /// signal, which must not leave a server behind to load the machine. Done once: a second caller (the run's own
+    /// closing, racing a signal) waits until the first is done.
     func abandon() {
-        tearDown()
-    }
-
-    /// Stops the embedded cluster and removes the folder, once: a second caller (the run's own closing, racing a
-    /// signal) waits until the first is done.
-    private func tearDown() {
         tornDown.withLock { done in
             guard !done else { return }
             try? embedded?.stop()
@@ -135,6 +130,6 @@ final class BenchService: Sendable {
     func close() {
         server.stop(timeout: .seconds(2))
         context.pool.close()
-        tearDown()
+        abandon()
     }
 }

@@ -20,4 +20,19 @@ enum BenchThreads {
         let gathered = results.withLock { $0 }
         return try (0..<count).map { try gathered[$0]!.get() }
     }
+
+    /// Runs `work` for every item, the items dealt round-robin to `lanes` threads; returns each lane's results.
+    static func each<T: Sendable, R: Sendable>(
+        _ items: [T], lanes: Int, _ work: @escaping @Sendable (T) throws -> R
+    ) throws -> [R] {
+        let lanes = max(1, lanes)
+        return try run(lanes) { lane in
+            try stride(from: lane, to: items.count, by: lanes).map { try work(items[$0]) }
+        }.flatMap { $0 }
+    }
+
+    /// `items` cut into consecutive batches of at most `size`.
+    static func batches<T>(_ items: [T], of size: Int) -> [[T]] {
+        stride(from: 0, to: items.count, by: size).map { Array(items[$0..<min($0 + size, items.count)]) }
+    }
 }

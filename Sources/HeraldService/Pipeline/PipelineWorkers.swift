@@ -10,8 +10,7 @@ final class PipelineWorkers: BackgroundService {
     /// What runs while the workers are started.
     private struct Running: Sendable {
         let pool: PostgresPool
-        let listener: PostgresListener
-        let listening: Task<Void, Never>
+        let wake: ChannelWake
     }
 
     let name = "pipeline workers"
@@ -45,19 +44,18 @@ final class PipelineWorkers: BackgroundService {
     func start() throws {
         let pool = try PostgresPool(
             PostgresPool.Configuration(conninfo: conninfo, size: max(1, count), threadName: "herald-pipeline-pg"))
-        let listener: PostgresListener
+        let wake: ChannelWake
         do {
-            listener = try PostgresListener(
-                conninfo: conninfo, channels: [EventRepository.channel], threadName: "herald-pipeline-listen")
+            wake = try ChannelWake(
+                conninfo: conninfo, channel: EventRepository.channel, threadName: "herald-pipeline-listen"
+            ) { [threads] in threads.notifyOne() }
         } catch {
             pool.close()
             throw error
         }
-        let events = listener.events
-        let listening = Task { [threads] in for await _ in events { threads.notifyOne() } }
         running.withLock { running in
             precondition(running == nil, "pipeline workers started twice")
-            running = Running(pool: pool, listener: listener, listening: listening)
+            running = Running(pool: pool, wake: wake)
         }
         threads.start { [self] index in
             PipelineWorker(
@@ -78,8 +76,7 @@ final class PipelineWorkers: BackgroundService {
     func stop() {
         threads.stop()
         guard let stopping = running.withLock({ $0.take() }) else { return }
-        stopping.listener.stop()
-        stopping.listening.cancel()
+        stopping.wake.stop()
         stopping.pool.close()
     }
 }

@@ -13,12 +13,6 @@ import Synchronization
 /// recognises, so each delivery reaches the stream effectively once. A commit that queued due deliveries wakes it
 /// through the queue's ready channel; otherwise it polls, for deliveries that become due later.
 final class DeliveryRelay: BackgroundService {
-    /// What wakes the relay while it runs: the listener and the task that hands its notifications on.
-    private struct Waking: Sendable {
-        let listener: PostgresListener
-        let forwarding: Task<Void, Never>
-    }
-
     let settings: StreamSettings
     let pool: PostgresPool
     /// Where the ready channel is listened to, on a connection of its own.
@@ -29,7 +23,8 @@ final class DeliveryRelay: BackgroundService {
     /// How long an empty queue waits for the ready channel before it is polled: at first, and after 20 empty rounds.
     let idlePolls: (first: Duration, later: Duration)
     private let loop = ServiceThread(name: "herald-nats-relay")
-    private let waking = Mutex<Waking?>(nil)
+    /// What wakes the relay while it runs.
+    private let waking = Mutex<ChannelWake?>(nil)
 
     init(
         settings: StreamSettings, pool: PostgresPool, conninfo: String, logger: Logger, metrics: Metrics,
@@ -54,11 +49,10 @@ final class DeliveryRelay: BackgroundService {
 
     /// Listens to the ready channel, then relays until stopped; a lost connection is built again after a second.
     func start() throws {
-        let listener = try PostgresListener(
-            conninfo: conninfo, channels: [DeliveryRepository.readyChannel], threadName: "herald-nats-relay-listen")
-        let events = listener.events
-        let forwarding = Task { [loop] in for await _ in events { loop.notify() } }
-        waking.withLock { $0 = Waking(listener: listener, forwarding: forwarding) }
+        let wake = try ChannelWake(
+            conninfo: conninfo, channel: DeliveryRepository.readyChannel, threadName: "herald-nats-relay-listen"
+        ) { [loop] in loop.notify() }
+        waking.withLock { $0 = wake }
         loop.startRepeating { [self] in
             try relay(on: try connect())
             return .zero
@@ -71,9 +65,7 @@ final class DeliveryRelay: BackgroundService {
     /// Finishes the round in hand and stops.
     func stop() {
         loop.stop()
-        guard let stopping = waking.withLock({ $0.take() }) else { return }
-        stopping.listener.stop()
-        stopping.forwarding.cancel()
+        waking.withLock { $0.take() }?.stop()
     }
 
     private func connect() throws -> NATSClient {
