@@ -70,7 +70,8 @@ jq -e '([.limit.events_per_second, .limit.deliveries_per_second, .pipeline.event
         .campaign.decided_recipients_per_second, .aging.events_per_second, .aging.ratio_to_fresh,
         .aging.partitions_dropped, .aging.keys_trimmed, .ingest_limit.events_per_second,
         .ingest_alone.ratio_to_limit, .ingest.ratio_to_limit, .mixed.events_per_second, .mixed.accepted_per_second,
-        .latency_limit.cpu_ratio_to_limit, .latency_limit.cpu_ratio_to_pipeline, .read_limit.floor_cpu_us_per_event,
+        .latency_limit.cpu_ratio_to_limit, .latency_limit.cpu_ratio_to_pipeline, .latency_limit.pace_ratio,
+        .latency_limit.batch_ratio, .latency_limit.back_to_back.cpu_postgres_us_per_event, .read_limit.floor_cpu_us_per_event,
         .read_limit.floor_ratio_to_limit, .read_limit.reads.cpu_postgres_us_per_event,
         .read_limit.floor_without_state_ratio_to_limit, .read_limit.locks.cpu_postgres_us_per_event]
         + ([.limit, .pipeline, .aging, .ingest_limit, .latency_limit, .ingest_alone, .ingest, .latency, .mixed,
@@ -78,6 +79,8 @@ jq -e '([.limit.events_per_second, .limit.deliveries_per_second, .pipeline.event
            | map(.cpu_herald_us_per_event, .cpu_postgres_us_per_event)) | all(type == "number" and . > 0))
     and (.mixed.backlog | type == "number" and . >= 0)
     and ([.latency.watcher_cores, .latency.watcher_herald_cores] | all(type == "number" and . >= 0))
+    and (.latency.split | [.wait_p50_ms, .wait_p99_ms, .batch_p50_ms, .batch_p99_ms, .slowest_wait_mean_ms,
+            .slowest_batch_mean_ms] | all(type == "number"))
     and (.targets | length == 10 and all(.[]; (.value | type == "number") and (.met | type == "boolean")))
     and .campaign.status == "run" and (.git_commit | type == "string")' "$bench_json" > /dev/null \
     || { echo "herald bench --quick wrote incomplete figures:"; cat "$bench_json"; exit 1; }

@@ -72,7 +72,7 @@ public enum BenchRepository {
     static let decidedSince = Query(
         name: "bench_decided_since",
         sql: """
-            SELECT seq, extract(epoch FROM accepted_at)::float8 FROM events
+            SELECT seq, extract(epoch FROM accepted_at)::float8, extract(epoch FROM decided_at)::float8 FROM events
             WHERE seq >= $1 AND seq < $3 AND source = $2 AND state = 'decided'
             ORDER BY seq
             LIMIT 1000
@@ -122,22 +122,23 @@ public enum BenchRepository {
         try connection.query(nextSeq).single().int(0)
     }
 
-    /// The decided events of `source` from seq `first` on, each with its acceptance time in seconds since 1970.
+    /// The decided events of `source` from seq `first` on, each with its acceptance time and its decision time (the
+    /// deciding batch's clock when it started) in seconds since 1970.
     ///
     /// It reads pages of `decidedPage` rows in seq order until a page is short, so a seq that never comes (a gap)
     /// costs one more page, never a stall. Run it inside `withGenericPlans`: planned afresh on every call, the poll
     /// spent more time planning than executing.
     public static func decidedEvents(
         source: String, from first: Int, on connection: PostgresConnection
-    ) throws -> [(seq: Int, acceptedAt: Double)] {
-        var rows: [(seq: Int, acceptedAt: Double)] = []
+    ) throws -> [(seq: Int, acceptedAt: Double, decidedAt: Double)] {
+        var rows: [(seq: Int, acceptedAt: Double, decidedAt: Double)] = []
         var from = first
         // A seq's high bits are its UTC day: the day of `first` and the next one are read, so the plan's initial
         // pruning leaves two day partitions to scan instead of every one ahead.
         let end = ((first >> dayShift) + 2) << dayShift
         while true {
             let page = try connection.query(decidedSince, [from, source, end]).map {
-                (try $0.int(0), try $0.double(1))
+                (try $0.int(0), try $0.double(1), try $0.double(2))
             }
             rows += page
             guard page.count == decidedPage, let last = page.last else { return rows }

@@ -6,11 +6,17 @@ import HeraldPostgres
 /// written as the limit phase writes them, each batch in one transaction as a worker's batch commits. No HTTP, no
 /// reads, no deciding. Its CPU per event over the limit phase's is what batches of 10 cost over full batches for
 /// writing alone: a floor under the latency phase's own ratio.
+///
+/// The same batches are then written back to back, from the same one thread, with no pause between them. Paced over
+/// back to back is what the pace alone costs on this machine (waking an idle server and client for every
+/// transaction), with the batches, the statements and the rows unchanged; back to back over the limit phase is what
+/// the batch size alone costs.
 enum BenchLatencyLimit {
-    /// What one run wrote, how long it took and the CPU each part cost.
-    struct Figures {
+    /// What one part (ingest's rows, then the decisions' rows) cost.
+    struct Part {
         var events: Int
         var deliveries: Int
+        /// Wall-clock seconds for both parts.
         var seconds: Double
         var ingest: BenchCPU.Usage
         var decisions: BenchCPU.Usage
@@ -21,19 +27,35 @@ enum BenchLatencyLimit {
                 events: events, heraldSeconds: ingest.heraldSeconds + decisions.heraldSeconds,
                 postgresSeconds: ingest.postgresSeconds.flatMap { a in decisions.postgresSeconds.map { a + $0 } })
         }
+
+        var json: [String: Any] {
+            cpu.json.merging([
+                "events": events, "deliveries": deliveries, "seconds": seconds, "ingest": ingest.json,
+                "decisions": decisions.json,
+            ]) { $1 }
+        }
     }
 
-    /// Writes `seconds` × 1,000 events of `source`, each part at that pace from one thread, with no worker running.
+    /// How batches follow each other.
+    enum Pace {
+        /// One every 10 ms, as the latency phase posts them.
+        case latency
+        /// Each as soon as the one before committed.
+        case backToBack
+    }
+
+    /// Writes `seconds` × 1,000 events of `source` in batches of 10 at `pace`, each part from one thread, with no
+    /// worker running.
     static func run(
-        _ service: BenchService, population: BenchPopulation, source: String, seconds: Int, users: Int
-    ) throws -> Figures {
+        _ service: BenchService, population: BenchPopulation, source: String, seconds: Int, users: Int, pace: Pace
+    ) throws -> Part {
         let count = seconds * 1_000
         let batches = try stride(from: 0, to: count, by: 10).map {
             try BenchIngestLimit.rows(population.eventBatch(source: source, $0..<($0 + 10)))
         }
         let start = ContinuousClock.now
         var cpuStart = service.cpu.read()
-        let seqs = try paced(service, batches) { rows, connection in
+        let seqs = try write(service, batches, pace: pace) { rows, connection in
             try EventRepository.ingest(rows, acceptedAt: Date(), on: connection).map { outcome in
                 guard case .accepted(let seq, _) = outcome else {
                     throw ServiceStartError(message: "bench: the latency limit's event was not accepted")
@@ -43,25 +65,27 @@ enum BenchLatencyLimit {
         }
         let ingest = service.cpu.usage(since: cpuStart, events: count)
         cpuStart = service.cpu.read()
-        let deliveries = try paced(service, seqs) { seqs, connection in
+        let deliveries = try write(service, seqs, pace: pace) { seqs, connection in
             try BenchLimit.write(seqs, source: source, users: users, on: connection)
         }.reduce(0, +)
         let decisions = service.cpu.usage(since: cpuStart, events: count)
-        return Figures(
+        return Part(
             events: count, deliveries: deliveries, seconds: BenchStatistics.seconds(since: start), ingest: ingest,
             decisions: decisions)
     }
 
-    /// Runs `write` for each batch, one every 10 ms, on a pooled connection; returns what each returned.
-    private static func paced<Batch: Sendable, Result: Sendable>(
-        _ service: BenchService, _ batches: [Batch],
+    /// Runs `write` for each batch at `pace` on a pooled connection; returns what each returned.
+    private static func write<Batch: Sendable, Result: Sendable>(
+        _ service: BenchService, _ batches: [Batch], pace: Pace,
         _ write: @escaping @Sendable (Batch, PostgresConnection) throws -> Result
     ) throws -> [Result] {
         let start = Date()
         var results: [Result] = []
         for (index, batch) in batches.enumerated() {
-            let due = start.addingTimeInterval(Double(index) * 0.01)
-            if due > Date() { Thread.sleep(until: due) }
+            if pace == .latency {
+                let due = start.addingTimeInterval(Double(index) * 0.01)
+                if due > Date() { Thread.sleep(until: due) }
+            }
             results.append(try service.database { try write(batch, $0) })
         }
         return results

@@ -15,8 +15,14 @@ enum BenchLatencyWatch {
     /// interval would add its own time to the delays), and what the watching cost: the CPU seconds of the thread
     /// that polled and of the server process that answered it, over `wallSeconds`. Only those two processes are
     /// counted, so autovacuum or the workers on the same server do not blur it.
+    ///
+    /// Each delay splits at the event's `decided_at`, the clock of the batch that decided it when that batch
+    /// started: `waits` is accepted → batch started (the ingest's commit, the wake-up, a worker coming free),
+    /// `batches` is batch started → seen (the claim, the reads, the deciding, the commit, the watcher's look).
     struct Watch {
         var delays: [Double] = []
+        var waits: [Double] = []
+        var batches: [Double] = []
         var polls: [Double] = []
         var heraldSeconds = 0.0
         var postgresSeconds = 0.0
@@ -73,6 +79,8 @@ enum BenchLatencyWatch {
             let observed = Date().timeIntervalSince1970
             for row in rows where seen.insert(row.seq).inserted {
                 watch.delays.append((observed - row.acceptedAt) * 1000)
+                watch.waits.append((row.decidedAt - row.acceptedAt) * 1000)
+                watch.batches.append((observed - row.decidedAt) * 1000)
             }
             while seen.remove(low) != nil { low += 1 }
             guard watch.delays.count < expected else { break }

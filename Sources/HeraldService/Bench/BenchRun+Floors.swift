@@ -15,24 +15,38 @@ extension BenchRun {
         results["read_limit"] = try readLimit(results)
     }
 
-    /// The latency limit: the latency phase's writes alone, at its pace and batch size; adds its rows and returns
-    /// its figures, with its CPU per event over the limit phase's and the pipeline phase's.
+    /// The latency limit: the latency phase's writes alone, at its pace and batch size, then the same batches back
+    /// to back (after the same vacuum and wait); adds their rows and returns their figures: the paced CPU per event
+    /// over the limit phase's and the pipeline phase's, and its two factors, paced over back to back (the pace
+    /// alone) and back to back over the limit phase (the batch size alone).
     mutating func latencyLimit(_ results: [String: Any]) throws -> [String: Any] {
-        let limit = try BenchLatencyLimit.run(
+        let paced = try BenchLatencyLimit.run(
             service, population: population, source: "bench-latency-limit", seconds: sizes.latencySeconds,
-            users: sizes.users)
-        let own = limit.cpu.totalPerEvent
-        let toLimit = BenchTargets.cpu(results, "limit").map { $0 > 0 ? own / $0 : 0 } ?? 0
-        let toPipeline = BenchTargets.cpu(results, "pipeline").map { $0 > 0 ? own / $0 : 0 } ?? 0
-        table.add("latency limit: ingest's rows, 10 every 10 ms", "", cpu: limit.ingest)
-        table.add("latency limit: the decisions' rows, 10 every 10 ms", "", cpu: limit.decisions)
+            users: sizes.users, pace: .latency)
+        try settle()
+        let backToBack = try BenchLatencyLimit.run(
+            service, population: population, source: "bench-latency-back-to-back", seconds: sizes.latencySeconds,
+            users: sizes.users, pace: .backToBack)
+        let own = paced.cpu.totalPerEvent
+        let unpaced = backToBack.cpu.totalPerEvent
+        let over = { (value: Double, base: Double?) in base.map { $0 > 0 ? value / $0 : 0 } ?? 0 }
+        let toLimit = over(own, BenchTargets.cpu(results, "limit"))
+        let toPipeline = over(own, BenchTargets.cpu(results, "pipeline"))
+        let paceRatio = over(own, unpaced)
+        let batchRatio = over(unpaced, BenchTargets.cpu(results, "limit"))
+        table.add("latency limit: ingest's rows, 10 every 10 ms", "", cpu: paced.ingest)
+        table.add("latency limit: the decisions' rows, 10 every 10 ms", "", cpu: paced.decisions)
         table.add(
             "latency limit: both, CPU ÷ limit's (÷ pipeline's)", "\(fmt(toLimit, 2)) (\(fmt(toPipeline, 2)))",
-            cpu: limit.cpu)
-        return limit.cpu.json.merging([
-            "events": limit.events, "deliveries": limit.deliveries, "batch": 10, "seconds": limit.seconds,
-            "cpu_ratio_to_limit": toLimit, "cpu_ratio_to_pipeline": toPipeline,
-            "ingest": limit.ingest.json, "decisions": limit.decisions.json,
+            cpu: paced.cpu)
+        table.add("latency limit: ingest's rows, back to back", "", cpu: backToBack.ingest)
+        table.add("latency limit: the decisions' rows, back to back", "", cpu: backToBack.decisions)
+        table.add(
+            "latency limit: 10 every 10 ms ÷ back to back (back to back ÷ limit's)",
+            "\(fmt(paceRatio, 2)) (\(fmt(batchRatio, 2)))", cpu: backToBack.cpu)
+        return paced.json.merging([
+            "batch": 10, "cpu_ratio_to_limit": toLimit, "cpu_ratio_to_pipeline": toPipeline,
+            "back_to_back": backToBack.json, "pace_ratio": paceRatio, "batch_ratio": batchRatio,
         ]) { $1 }
     }
 

@@ -97,11 +97,18 @@ extension BenchRun {
         let figures = [50.0, 95, 99].map { BenchStatistics.percentile(delays, $0) }
         let posts = [50.0, 99].map { BenchStatistics.percentile(lanes[0].posts, $0) }
         let polls = [50.0, 99].map { BenchStatistics.percentile(watch.polls, $0) }
+        let split = BenchLatencySplit(watch)
         if source == "bench-latency" {
             table.add(
                 "latency at 1,000 events/s p50/p95/p99 ms", figures.map { fmt($0, 1) }.joined(separator: " / "),
                 cpu: cpu)
             table.add("latency: its POSTs p50/p99 ms", posts.map { fmt($0, 1) }.joined(separator: " / "))
+            table.add(
+                "latency: accepted → batch started, p50/p99 ms (slowest 1 %: mean)",
+                "\(fmt(split.waits[0], 1)) / \(fmt(split.waits[1], 1)) (\(fmt(split.slowestWait, 1)))")
+            table.add(
+                "latency: batch started → seen, p50/p99 ms (slowest 1 %: mean)",
+                "\(fmt(split.batches[0], 1)) / \(fmt(split.batches[1], 1)) (\(fmt(split.slowestBatch, 1)))")
             table.add(
                 "latency: the watcher's polls p50/p99 ms (its CPU, left out above)",
                 polls.map { fmt($0, 2) }.joined(separator: " / "), cpu: watcherCPU)
@@ -116,7 +123,7 @@ extension BenchRun {
         return cpu.json.merging(watching) { $1 }.merging([
             "rate_per_second": 1_000, "seconds": seconds, "events": count, "observed": delays.count,
             "p50_ms": figures[0], "p95_ms": figures[1], "p99_ms": figures[2], "post_p50_ms": posts[0],
-            "post_p99_ms": posts[1], "poll_p50_ms": polls[0], "poll_p99_ms": polls[1],
+            "post_p99_ms": posts[1], "poll_p50_ms": polls[0], "poll_p99_ms": polls[1], "split": split.json,
             "watcher_cpu_herald_us_per_event": watcherCPU.heraldPerEvent,
             "watcher_cpu_postgres_us_per_event": watcherCPU.postgresPerEvent ?? 0,
         ]) { $1 }
