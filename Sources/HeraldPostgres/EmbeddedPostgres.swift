@@ -26,6 +26,16 @@ public final class EmbeddedPostgres: Sendable {
         }
     }
 
+    /// Settings a durable cluster starts with unless `Options.settings` names them: Herald writes several rows per
+    /// event, and with PostgreSQL's defaults (128 MB of shared buffers, a checkpoint every 1 GB of WAL) a steady
+    /// load of a few thousand events a second forced a checkpoint every 6–16 seconds. Each checkpoint makes the
+    /// first change to every page after it log the whole page again, and its final sync holds up the commits
+    /// behind it. Fewer checkpoints cost a longer crash recovery (up to `max_wal_size` of WAL to replay) and up to
+    /// that much disk for WAL during a burst.
+    public static let writeSettings = [
+        "shared_buffers": "512MB", "max_wal_size": "8GB", "checkpoint_timeout": "15min",
+    ]
+
     /// The superuser and the database created for Herald.
     public static let user = "herald"
     /// The database Herald uses.
@@ -115,7 +125,8 @@ public final class EmbeddedPostgres: Sendable {
         text += " -c password_encryption=scram-sha-256"
         text += " -c unix_socket_directories='\(socketUsable ? folder : "")'"
         if !options.durable { text += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off" }
-        for (name, value) in options.settings.sorted(by: { $0.key < $1.key }) {
+        let settings = options.durable ? Self.writeSettings.merging(options.settings) { $1 } : options.settings
+        for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
             let unsafe = { (text: String) in text.isEmpty || text.contains(where: { "'\"\\ ;$`".contains($0) }) }
             guard !unsafe(name), !unsafe(value) else {
                 throw EmbeddedPostgresError(.start, "the server setting \(name) cannot be passed on the command line")

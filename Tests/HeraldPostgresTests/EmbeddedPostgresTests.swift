@@ -9,6 +9,30 @@ import Testing
         try await onOwnThread { try Self.reuseScenario() }
     }
 
+    /// A durable cluster starts with the write settings, and a setting named in its options wins over them; a
+    /// throwaway (not durable) cluster keeps PostgreSQL's defaults.
+    @Test func aDurableClusterStartsWithTheWriteSettingsUnlessTheOptionsNameThem() async throws {
+        try await onOwnThread {
+            let durable = try Self.settings(
+                of: .init(settings: ["checkpoint_timeout": "20min"]),
+                ["shared_buffers", "max_wal_size", "checkpoint_timeout"])
+            #expect(durable == ["512MB", "8GB", "20min"])
+            let throwaway = try Self.settings(of: .init(durable: false), ["shared_buffers", "max_wal_size"])
+            #expect(throwaway == ["128MB", "1GB"])
+        }
+    }
+
+    static func settings(of options: EmbeddedPostgres.Options, _ names: [String]) throws -> [String] {
+        let folder = NSTemporaryDirectory() + "herald-embedded-\(UUID().uuidString.prefix(8))"
+        let server = EmbeddedPostgres(folder: folder, options: options)
+        defer {
+            try? server.stop()
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        let connection = try PostgresConnection(conninfo: try server.start())
+        return try names.map { try connection.query(Query(unsafeSQL: "SHOW \($0)")).single().string(0) }
+    }
+
     static func reuseScenario() throws {
         let folder = NSTemporaryDirectory() + "herald-embedded-\(UUID().uuidString.prefix(8))"
         let server = EmbeddedPostgres(folder: folder, options: .init(durable: false))

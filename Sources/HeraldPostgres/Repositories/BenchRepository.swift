@@ -58,7 +58,7 @@ public enum BenchRepository {
         name: "bench_copy_decisions",
         sql: """
             COPY decisions (event_seq, user_id, outcome, detail, deliver_at, notification_id, collapse_id, badge,
-                            delivery_ids, item_id, thread_id, counts_unread, decided_at, read_at)
+                            delivery_ids, item_id, thread_id, counts_unread, decided_at, read_at, feed_seq)
             FROM STDIN
             """)
     static let markDecided = Query(
@@ -97,9 +97,12 @@ public enum BenchRepository {
         _ = try connection.query(checkpoint)
     }
 
-    /// Vacuums and analyzes every table the pipeline writes, so that the debt of what came before is paid.
+    /// Vacuums and analyzes every table the pipeline writes, then checkpoints, so that the debt of what came before
+    /// is paid: the dead rows, and the dirty pages (the vacuum's own among them) that would otherwise be written,
+    /// and synced, under the next phase's commits.
     public static func vacuumPipelineTables(on connection: PostgresConnection) throws {
         _ = try connection.query(vacuumPipeline)
+        _ = try connection.query(checkpoint)
     }
 
     /// Marks the events from seq `first` through `last` decided at `now`, for a pipeline batch.

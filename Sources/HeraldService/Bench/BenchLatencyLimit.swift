@@ -2,8 +2,9 @@ import Foundation
 import HeraldPostgres
 
 /// The raw PostgreSQL cost of the latency phase's writes, at its pace and batch size: 10 events every 10 ms, first
-/// stored through ingest's statement, each batch in its own transaction as a POST commits; then their pipeline rows
-/// written as the limit phase writes them, each batch in one transaction as a worker's batch commits. No HTTP, no
+/// stored through ingest's statement, each batch in its own transaction as a POST commits; then the limit phase's
+/// rows for them, through the statements a worker sends for a batch that small (`BenchLimit.writeWithStatements`),
+/// each batch in one transaction and one round trip, as a worker's batch commits. No HTTP, no
 /// reads, no deciding. Its CPU per event over the limit phase's is what batches of 10 cost over full batches for
 /// writing alone: a floor under the latency phase's own ratio.
 ///
@@ -66,7 +67,7 @@ enum BenchLatencyLimit {
         let ingest = service.cpu.usage(since: cpuStart, events: count)
         cpuStart = service.cpu.read()
         let deliveries = try write(service, seqs, pace: pace) { seqs, connection in
-            try BenchLimit.write(seqs, source: source, users: users, on: connection)
+            try BenchLimit.writeWithStatements(seqs, source: source, users: users, on: connection)
         }.reduce(0, +)
         let decisions = service.cpu.usage(since: cpuStart, events: count)
         return Part(

@@ -3,10 +3,10 @@ import HeraldCore
 import HeraldPostgres
 
 /// The raw write rate of PostgreSQL for exactly the rows the pipeline writes per event — a decision with every
-/// column the pipeline fills, one queue row per device, the recipient's unread count and user-wide rate bucket, the
-/// event marked decided — with the best method each allows (COPY for plain rows, one unnest upsert per table for
-/// state), in one transaction per batch, from as many parallel writers as the pipeline has workers. No decision
-/// logic, no reads: the ceiling the pipeline is compared with.
+/// column the pipeline fills (its feed position among them), one queue row per device, the recipient's unread
+/// count, feed position and user-wide rate bucket, the event marked decided — with the best method each allows
+/// (COPY for plain rows, one unnest upsert per table for state), in one transaction per batch, from as many parallel
+/// writers as the pipeline has workers. No decision logic, no reads: the ceiling the pipeline is compared with.
 enum BenchLimit {
     /// What one run wrote and how long it took.
     struct Figures {
@@ -59,7 +59,7 @@ enum BenchLimit {
                     let ids = (0..<BenchPopulation.deviceCount(user)).map { "d-\(seq)-\($0)" }
                     try copy.append([
                         seq, "u\(user)", "delivered", nil, now, "n-\(seq)", "c-\(seq)", 1,
-                        "{" + ids.joined(separator: ",") + "}", nil, nil, true, now, nil,
+                        "{" + ids.joined(separator: ",") + "}", nil, nil, true, now, nil, seq,
                     ])
                     state.unread["u\(user)"] = 1
                     state.feedPositions["u\(user)"] = 1
@@ -75,5 +75,56 @@ enum BenchLimit {
             PipelineRepository.abandon(connection)
             throw error
         }
+    }
+
+    /// The same rows through the statements a worker sends when its batch is too small for COPY (the queue rows and
+    /// the decisions by one unnest insert each, in the closing pipeline): BEGIN, the inserts, the state upserts, the
+    /// events' update and COMMIT in one round trip.
+    static func writeWithStatements(
+        _ range: [Int], source: String, users: Int, on connection: PostgresConnection
+    ) throws -> Int {
+        let now = Date()
+        let body = Array(String(repeating: "x", count: 180).utf8)
+        let headers = ["apns-push-type": "alert", "apns-priority": "10"]
+        var state = RecipientStateWrite()
+        let bucket = TokenBucket(capacity: 60, windowSeconds: 3_600, at: now)
+        var deliveries: [DeliveryRow] = []
+        var decisions: [DecisionRecord] = []
+        for seq in range {
+            let user = seq % users
+            let rows = (0..<BenchPopulation.deviceCount(user)).map { slot in
+                DeliveryRow(
+                    Delivery(
+                        platform: .apns, kind: .alert, userId: "u\(user)", installationId: "i\(user * 4 + slot)",
+                        token: String(repeating: "a", count: 64), environment: .production, headers: headers,
+                        body: body, collapseId: "c-\(seq)", priority: 10, expiresAt: now.addingTimeInterval(86_400),
+                        availableAt: now, notificationId: "n-\(seq)", eventId: "e\(seq)", coalesceKey: nil),
+                    eventSource: source, eventId: "e\(seq)")
+            }
+            deliveries += rows
+            decisions.append(
+                DecisionRecord(
+                    eventSeq: Int64(seq), userId: "u\(user)", outcome: "delivered", detail: nil, deliverAt: now,
+                    notificationId: "n-\(seq)", collapseId: "c-\(seq)", badge: 1, deliveryIds: rows.map(\.id),
+                    itemId: nil, threadId: nil, countsUnread: true, decidedAt: now, feedPosition: Int64(seq)))
+            state.unread["u\(user)"] = 1
+            state.feedPositions["u\(user)"] = 1
+            state.buckets[RecipientStateWrite.Key(userId: "u\(user)", key: "*")] = bucket
+        }
+        var queries = [PipelineRepository.beginQuery]
+        queries += [
+            DeliveryRepository.insertQuery(deliveries, now: now), DecisionRepository.insertQuery(decisions, now: now),
+        ]
+        .compactMap { $0 }
+        queries += try RecipientStateRepository.writeQueries(state, now: now)
+        queries.append(BenchRepository.markDecidedQuery(from: range.first!, through: range.last!, at: now))
+        queries.append(PipelineRepository.commitQuery)
+        do {
+            _ = try connection.pipeline(queries)
+        } catch {
+            PipelineRepository.abandon(connection)
+            throw error
+        }
+        return deliveries.count
     }
 }

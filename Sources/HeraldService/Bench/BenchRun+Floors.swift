@@ -16,7 +16,7 @@ extension BenchRun {
     }
 
     /// The latency limit: the latency phase's writes alone, at its pace and batch size, then the same batches back
-    /// to back (after the same vacuum and wait); adds their rows and returns their figures: the paced CPU per event
+    /// to back (after the same vacuum, checkpoint and wait); adds their rows and returns their figures: the paced CPU per event
     /// over the limit phase's and the pipeline phase's, and its two factors, paced over back to back (the pace
     /// alone) and back to back over the limit phase (the batch size alone).
     mutating func latencyLimit(_ results: [String: Any]) throws -> [String: Any] {
@@ -84,8 +84,8 @@ extension BenchRun {
         ]
     }
 
-    /// Pays the debt of the phases before, untimed (before the latency phase and each floor): vacuums the pipeline's tables, then waits (up to a minute)
-    /// until no autovacuum runs.
+    /// Pays the debt of the phases before, untimed (before the latency phase and each floor): vacuums the pipeline's
+    /// tables and checkpoints, then waits (up to a minute) until no autovacuum runs.
     func settle() throws {
         try service.database { try BenchRepository.vacuumPipelineTables(on: $0) }
         let start = ContinuousClock.now
