@@ -45,7 +45,7 @@ public struct ServiceConfig: Sendable, Equatable {
     /// Default lifetime of a minted client token, in seconds.
     public var clientTokenTTLSeconds: Int = 3600
     /// Recipients per campaign batch (one inbox event each).
-    public var campaignBatchSize: Int = 1_000
+    public var campaignBatchSize: Int = 5_000
     /// The shortest time, in seconds, one campaign wave's batches are spread over.
     public var campaignMinWaveSeconds: Int = 60
     /// Days events, decisions, digests and finished deliveries are kept; older day partitions are dropped.
