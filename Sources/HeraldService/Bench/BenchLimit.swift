@@ -35,8 +35,6 @@ enum BenchLimit {
         let now = Date()
         let body = String(repeating: "x", count: 180)
         let headers = #"{"apns-push-type":"alert","apns-priority":"10"}"#
-        var state = RecipientStateWrite()
-        let bucket = TokenBucket(capacity: 60, windowSeconds: 3_600, at: now)
         do {
             _ = try connection.pipeline([PipelineRepository.beginQuery])
             var written = 0
@@ -61,15 +59,9 @@ enum BenchLimit {
                         seq, "u\(user)", "delivered", nil, now, "n-\(seq)", "c-\(seq)", 1,
                         "{" + ids.joined(separator: ",") + "}", nil, nil, true, now, nil, seq,
                     ])
-                    state.unread["u\(user)"] = 1
-                    state.feedPositions["u\(user)"] = 1
-                    state.buckets[RecipientStateWrite.Key(userId: "u\(user)", key: "*")] = bucket
                 }
             }
-            var queries = try RecipientStateRepository.writeQueries(state, now: now)
-            queries.append(BenchRepository.markDecidedQuery(from: range.first!, through: range.last!, at: now))
-            queries.append(PipelineRepository.commitQuery)
-            _ = try connection.pipeline(queries)
+            _ = try connection.pipeline(try closingQueries(range, users: users, now: now))
             return written
         } catch {
             PipelineRepository.abandon(connection)
@@ -86,8 +78,6 @@ enum BenchLimit {
         let now = Date()
         let body = Array(String(repeating: "x", count: 180).utf8)
         let headers = ["apns-push-type": "alert", "apns-priority": "10"]
-        var state = RecipientStateWrite()
-        let bucket = TokenBucket(capacity: 60, windowSeconds: 3_600, at: now)
         var deliveries: [DeliveryRow] = []
         var decisions: [DecisionRecord] = []
         for seq in range {
@@ -107,18 +97,13 @@ enum BenchLimit {
                     eventSeq: Int64(seq), userId: "u\(user)", outcome: "delivered", detail: nil, deliverAt: now,
                     notificationId: "n-\(seq)", collapseId: "c-\(seq)", badge: 1, deliveryIds: rows.map(\.id),
                     itemId: nil, threadId: nil, countsUnread: true, decidedAt: now, feedPosition: Int64(seq)))
-            state.unread["u\(user)"] = 1
-            state.feedPositions["u\(user)"] = 1
-            state.buckets[RecipientStateWrite.Key(userId: "u\(user)", key: "*")] = bucket
         }
-        var queries = [PipelineRepository.beginQuery]
-        queries += [
+        let inserts = [
             DeliveryRepository.insertQuery(deliveries, now: now), DecisionRepository.insertQuery(decisions, now: now),
         ]
-        .compactMap { $0 }
-        queries += try RecipientStateRepository.writeQueries(state, now: now)
-        queries.append(BenchRepository.markDecidedQuery(from: range.first!, through: range.last!, at: now))
-        queries.append(PipelineRepository.commitQuery)
+        let queries =
+            [PipelineRepository.beginQuery] + inserts.compactMap { $0 }
+            + (try closingQueries(range, users: users, now: now))
         do {
             _ = try connection.pipeline(queries)
         } catch {
@@ -126,5 +111,22 @@ enum BenchLimit {
             throw error
         }
         return deliveries.count
+    }
+
+    /// The close of a batch either way: the state each event of `range` changes (its recipient's unread count,
+    /// feed position and user-wide bucket) by one upsert per table, the events' update and COMMIT.
+    private static func closingQueries(_ range: [Int], users: Int, now: Date) throws -> [BoundQuery] {
+        var state = RecipientStateWrite()
+        let bucket = TokenBucket(capacity: 60, windowSeconds: 3_600, at: now)
+        for seq in range {
+            let user = "u\(seq % users)"
+            state.unread[user] = 1
+            state.feedPositions[user] = 1
+            state.buckets[RecipientStateWrite.Key(userId: user, key: "*")] = bucket
+        }
+        return try RecipientStateRepository.writeQueries(state, now: now) + [
+            BenchRepository.markDecidedQuery(from: range.first!, through: range.last!, at: now),
+            PipelineRepository.commitQuery,
+        ]
     }
 }

@@ -16,7 +16,11 @@ public final class CampaignRunner: Sendable, BackgroundService {
         public var pollInterval: Duration
 
         /// Settings; the defaults are the service's.
-        public init(batchSize: Int = 5_000, minimumWaveSeconds: Double = 60, pollInterval: Duration = .seconds(1)) {
+        public init(
+            batchSize: Int = ServiceConfig.defaults.campaignBatchSize,
+            minimumWaveSeconds: Double = Double(ServiceConfig.defaults.campaignMinWaveSeconds),
+            pollInterval: Duration = .seconds(1)
+        ) {
             self.batchSize = batchSize
             self.minimumWaveSeconds = minimumWaveSeconds
             self.pollInterval = pollInterval
