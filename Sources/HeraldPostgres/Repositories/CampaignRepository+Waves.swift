@@ -3,7 +3,8 @@ import Foundation
 extension CampaignRepository {
     /// The wave whose next batch is due. SKIP LOCKED: a wave being worked by another runner (another process) is
     /// passed over, never fired twice; the row lock lasts until the batch's transaction ends, so a crash hands the
-    /// wave back with its cursor as last committed.
+    /// wave back with its cursor as last committed. The campaign's row is share-locked for the batch: the one check
+    /// that it exists while its recipients are recorded (they carry no foreign key, which would check each row).
     static let claimWave = Query(
         name: "campaign_wave_claim",
         sql: """
@@ -15,6 +16,7 @@ extension CampaignRepository {
             ORDER BY w.next_batch_at
             LIMIT 1
             FOR UPDATE OF w SKIP LOCKED
+            FOR KEY SHARE OF c SKIP LOCKED
             """)
 
     /// One page of a zone's audience in user id order, served by `users_time_zone_id`.
