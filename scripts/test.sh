@@ -70,6 +70,7 @@ jq -e '([.limit.events_per_second, .limit.deliveries_per_second, .pipeline.event
         .campaign.decided_recipients_per_second, .aging.events_per_second, .aging.ratio_to_fresh,
         .aging.partitions_dropped, .aging.keys_trimmed, .ingest_limit.events_per_second,
         .ingest_alone.ratio_to_limit, .ingest.ratio_to_limit, .mixed.events_per_second, .mixed.accepted_per_second,
+        .mixed.events_per_batch,
         .latency_limit.cpu_ratio_to_limit, .latency_limit.cpu_ratio_to_pipeline, .latency_limit.pace_ratio,
         .latency_limit.batch_ratio, .latency_limit.back_to_back.cpu_postgres_us_per_event, .read_limit.floor_cpu_us_per_event,
         .read_limit.floor_ratio_to_limit, .read_limit.reads.cpu_postgres_us_per_event,

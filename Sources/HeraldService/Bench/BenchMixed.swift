@@ -12,6 +12,9 @@ enum BenchMixed {
         var decided: Int
         var seconds: Double
         var backlog: Int
+        /// Events decided per worker transaction that claimed work, over the phase: how far the workers' batches
+        /// fell short of full ones while chasing ingest.
+        var eventsPerBatch: Double
         /// Whether every prepared batch was posted before the target: ingest ran ahead by the whole reserve.
         var ranOut: Bool
         var cpu: BenchCPU.Usage
@@ -21,6 +24,7 @@ enum BenchMixed {
         var posted = 0
         var seconds = 0.0
         var backlog = 0
+        var eventsPerBatch = 0.0
         var cpu: BenchCPU.Usage?
     }
 
@@ -38,7 +42,9 @@ enum BenchMixed {
         let client = BenchClient(port: service.server.port ?? 0, adminKey: service.adminKey)
         let decidedName = "herald_pipeline_events_decided_total"
         let metrics = service.context.metrics
+        let batchesName = "herald_pipeline_batches_total"
         let before = metrics.counterValue(decidedName) ?? 0
+        let batchesBefore = metrics.counterValue(batchesName) ?? 0
         let stop = LockedValue(false)
         let cpuStart = service.cpu.read()
         let start = ContinuousClock.now
@@ -56,13 +62,16 @@ enum BenchMixed {
             }
             let seconds = BenchStatistics.seconds(since: start)
             let cpu = service.cpu.usage(since: cpuStart, events: events)
+            let decided = (metrics.counterValue(decidedName) ?? 0) - before
+            let batches = (metrics.counterValue(batchesName) ?? 0) - batchesBefore
             let backlog = try service.database { try BenchRepository.pendingEventCount(on: $0) }
-            return Lane(seconds: seconds, backlog: backlog, cpu: cpu)
+            return Lane(
+                seconds: seconds, backlog: backlog, eventsPerBatch: batches > 0 ? decided / batches : 0, cpu: cpu)
         }
         let posted = lanes[0..<4].map(\.posted).reduce(0, +)
         try service.waitForDrain()
         return Figures(
-            decided: events, seconds: lanes[4].seconds, backlog: lanes[4].backlog, ranOut: posted >= batches.count,
-            cpu: lanes[4].cpu!)
+            decided: events, seconds: lanes[4].seconds, backlog: lanes[4].backlog,
+            eventsPerBatch: lanes[4].eventsPerBatch, ranOut: posted >= batches.count, cpu: lanes[4].cpu!)
     }
 }

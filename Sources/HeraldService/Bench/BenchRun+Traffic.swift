@@ -28,10 +28,11 @@ extension BenchRun {
             cpu: mixed.cpu)
         table.add(
             "mixed: backlog at the end, events", String(mixed.backlog) + (mixed.ranOut ? " (reserve ran out)" : ""))
+        table.add("mixed: events decided per worker batch", fmt(mixed.eventsPerBatch, 1))
         return mixed.cpu.json.merging([
             "events": mixed.decided, "batch": 100, "connections": 4, "seconds": mixed.seconds,
             "events_per_second": rate, "accepted_per_second": accepted, "backlog": mixed.backlog,
-            "ingest_ran_out": mixed.ranOut,
+            "ingest_ran_out": mixed.ranOut, "events_per_batch": mixed.eventsPerBatch,
         ]) { $1 }
     }
 
