@@ -116,6 +116,11 @@ public final class EmbeddedPostgres: Sendable {
         ])
     }
 
+    /// The settings the server starts with: the write settings for a durable cluster, then `Options.settings`.
+    var serverSettings: [String: String] {
+        options.durable ? Self.writeSettings.merging(options.settings) { $1 } : options.settings
+    }
+
     /// `postgres` command-line options; pg_ctl hands them to a shell, hence the quoting of the socket folder.
     private func serverOptions(port: Int) throws -> String {
         // Unix socket paths are limited to 107 bytes, and the folder must survive the shell and list parsing.
@@ -125,8 +130,7 @@ public final class EmbeddedPostgres: Sendable {
         text += " -c password_encryption=scram-sha-256"
         text += " -c unix_socket_directories='\(socketUsable ? folder : "")'"
         if !options.durable { text += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off" }
-        let settings = options.durable ? Self.writeSettings.merging(options.settings) { $1 } : options.settings
-        for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
+        for (name, value) in serverSettings.sorted(by: { $0.key < $1.key }) {
             let unsafe = { (text: String) in text.isEmpty || text.contains(where: { "'\"\\ ;$`".contains($0) }) }
             guard !unsafe(name), !unsafe(value) else {
                 throw EmbeddedPostgresError(.start, "the server setting \(name) cannot be passed on the command line")

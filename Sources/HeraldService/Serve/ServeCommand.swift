@@ -21,8 +21,16 @@ enum ServeCommand {
 
         let database = try DatabaseSetup.start(config)
         defer { stopEmbedded(database, logger: logger) }
-        if database.embedded != nil {
+        if let cluster = database.embedded {
             logger.info("embedded PostgreSQL running", ["db.folder": .string(config.dataDirectory + "/pg")])
+            if let short = cluster.diskShortfall() {
+                logger.warning(
+                    "the disk holding the embedded database has less free space than the WAL it may keep in a burst",
+                    [
+                        "disk.free_bytes": .int(Int(short.freeBytes)),
+                        "db.max_wal_size_bytes": .int(Int(short.walAllowanceBytes)),
+                    ])
+            }
         }
         let migrator = try Migrator(folder: DatabaseSetup.migrationsFolder(config, environment: environment))
         let applied = try MigrateCommand.apply(migrator, conninfo: database.conninfo)
