@@ -25,15 +25,11 @@ enum BenchIngestLimit {
         }
         let cpuStart = service.cpu.read()
         let start = ContinuousClock.now
-        let accepted = try BenchThreads.run(connections) { lane in
-            var accepted = 0
-            for rows in stride(from: lane, to: batches.count, by: connections).map({ batches[$0] }) {
-                let outcomes = try service.database { connection in
-                    try EventRepository.ingest(rows, acceptedAt: Date(), on: connection)
-                }
-                accepted += outcomes.filter { if case .accepted = $0 { true } else { false } }.count
+        let accepted = try BenchThreads.each(batches, lanes: connections) { rows in
+            let outcomes = try service.database { connection in
+                try EventRepository.ingest(rows, acceptedAt: Date(), on: connection)
             }
-            return accepted
+            return outcomes.filter { if case .accepted = $0 { true } else { false } }.count
         }.reduce(0, +)
         let seconds = BenchStatistics.seconds(since: start)
         let cpu = service.cpu.usage(since: cpuStart, events: count)
