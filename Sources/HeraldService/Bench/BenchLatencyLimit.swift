@@ -4,9 +4,9 @@ import HeraldPostgres
 /// The raw PostgreSQL cost of the latency phase's writes, at its pace and batch size: 10 events every 10 ms, first
 /// stored through ingest's statement, each batch in its own transaction as a POST commits; then the limit phase's
 /// rows for them, through the statements a worker sends for a batch that small (`BenchLimit.writeWithStatements`),
-/// each batch in one transaction and one round trip, as a worker's batch commits. No HTTP, no
-/// reads, no deciding. Its CPU per event over the limit phase's is what batches of 10 cost over full batches for
-/// writing alone: a floor under the latency phase's own ratio.
+/// each batch in one transaction and one round trip, as a worker's batch commits. No HTTP, no reads, no deciding.
+/// Its CPU per event over the limit phase's is what batches of 10 cost over full batches for writing alone: a floor
+/// under the latency phase's own ratio.
 ///
 /// The same batches are then written back to back, from the same one thread, with no pause between them. Paced over
 /// back to back is what the pace alone costs on this machine (waking an idle server and client for every

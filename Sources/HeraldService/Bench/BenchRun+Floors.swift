@@ -16,9 +16,9 @@ extension BenchRun {
     }
 
     /// The latency limit: the latency phase's writes alone, at its pace and batch size, then the same batches back
-    /// to back (after the same vacuum, checkpoint and wait); adds their rows and returns their figures: the paced CPU per event
-    /// over the limit phase's and the pipeline phase's, and its two factors, paced over back to back (the pace
-    /// alone) and back to back over the limit phase (the batch size alone).
+    /// to back (after the same vacuum, checkpoint and wait); adds their rows and returns their figures: the paced
+    /// CPU per event over the limit phase's and the pipeline phase's, and its two factors, paced over back to back
+    /// (the pace alone) and back to back over the limit phase (the batch size alone).
     mutating func latencyLimit(_ results: [String: Any]) throws -> [String: Any] {
         let paced = try BenchLatencyLimit.run(
             service, population: population, source: "bench-latency-limit", seconds: sizes.latencySeconds,
