@@ -74,21 +74,26 @@ enum BenchCampaign {
         let fanOut = service.send(
             .post, "/v1/campaigns", body: campaign(id: "bench-now", date: format(now - 86_400), late: "send_now"))
         guard fanOut.status == 201 else { throw failure("the fan-out campaign answered \(fanOut.status)") }
+        let decidedBefore = service.eventsDecided
         let cpuStart = service.cpu.read()
         started = ContinuousClock.now
         let settings = CampaignRunner.Settings(
             batchSize: service.context.config.campaignBatchSize, minimumWaveSeconds: 0)
-        let enqueued = try service.database { connection in
-            try CampaignRunner.runDue(now: Date(), settings: settings, on: connection).reduce(0) { $0 + $1.enqueued }
+        let reports = try service.database { connection in
+            try CampaignRunner.runDue(now: Date(), settings: settings, on: connection)
         }
         let fanOutSeconds = BenchStatistics.seconds(since: started)
+        let enqueued = reports.reduce(0) { $0 + $1.enqueued }
         guard enqueued == recipients else { throw failure("\(enqueued) of \(recipients) recipients enqueued") }
-        try service.waitForDrain(timeoutSeconds: 3_600)
+        // A batch that handed anyone out stored one inbox event for them.
+        try service.waitForDecided(
+            reports.filter { $0.enqueued > 0 }.count, since: decidedBefore, timeoutSeconds: 3_600)
         let decidedSeconds = BenchStatistics.seconds(since: started)
+        let cpu = service.cpu.usage(since: cpuStart, events: recipients)
+        try service.waitForDrain()
         return Figures(
             recipients: recipients, waves: waves, zones: zones, loadSeconds: loadSeconds, planSeconds: planSeconds,
-            fanOutSeconds: fanOutSeconds, decidedSeconds: decidedSeconds,
-            cpu: service.cpu.usage(since: cpuStart, events: recipients))
+            fanOutSeconds: fanOutSeconds, decidedSeconds: decidedSeconds, cpu: cpu)
     }
 
     /// Inserts `users` campaign users round-robin over up to 400 zones the service knows (every 50th without a

@@ -40,10 +40,9 @@ enum BenchMixed {
             population.eventBatch(source: source, $0..<min($0 + 100, reserve))
         }
         let client = BenchClient(port: service.server.port ?? 0, adminKey: service.adminKey)
-        let decidedName = "herald_pipeline_events_decided_total"
         let metrics = service.context.metrics
         let batchesName = "herald_pipeline_batches_total"
-        let before = metrics.counterValue(decidedName) ?? 0
+        let before = service.eventsDecided
         let batchesBefore = metrics.counterValue(batchesName) ?? 0
         let stop = LockedValue(false)
         let cpuStart = service.cpu.read()
@@ -54,15 +53,10 @@ enum BenchMixed {
             }
             // The workers count what they decided in process: polling that costs the database nothing.
             defer { stop.withLock { $0 = true } }
-            while (metrics.counterValue(decidedName) ?? 0) - before < Double(events) {
-                guard BenchStatistics.seconds(since: start) < 600 else {
-                    throw ServiceStartError(message: "bench: the mixed phase did not decide its events in time")
-                }
-                Thread.sleep(forTimeInterval: 0.002)
-            }
+            try service.waitForDecided(events, since: before)
             let seconds = BenchStatistics.seconds(since: start)
             let cpu = service.cpu.usage(since: cpuStart, events: events)
-            let decided = (metrics.counterValue(decidedName) ?? 0) - before
+            let decided = service.eventsDecided - before
             let batches = (metrics.counterValue(batchesName) ?? 0) - batchesBefore
             let backlog = try service.database { try BenchRepository.pendingEventCount(on: $0) }
             return Lane(

@@ -50,13 +50,15 @@ struct BenchRun {
         try preload(source: "bench-pipeline", count: sizes.pipelineEvents)
         let peakReset = BenchStatistics.resetPeakResident()
         try BenchStatements.reset(service)
+        var decidedBefore = service.eventsDecided
         cpuStart = service.cpu.read()
         started = ContinuousClock.now
         var running = try service.startWorkers()
         defer { running?.stop() }
-        try service.waitForDrain()
+        try service.waitForDecided(sizes.pipelineEvents, since: decidedBefore)
         let pipelineSeconds = BenchStatistics.seconds(since: started)
         cpu = service.cpu.usage(since: cpuStart, events: sizes.pipelineEvents)
+        try service.waitForDrain()
         let pipelineStatements = try BenchStatements.report(service, phase: "pipeline", count: explainTop)
         let deliveries = try service.database {
             try BenchRepository.deliveryCount(eventSource: "bench-pipeline", on: $0)
@@ -79,12 +81,14 @@ struct BenchRun {
         let history = try BenchAging.fill(
             service, days: sizes.agingDays, eventsPerDay: sizes.agingEventsPerDay, users: sizes.users)
         try preload(source: "bench-aged", count: sizes.pipelineEvents)
+        decidedBefore = service.eventsDecided
         cpuStart = service.cpu.read()
         started = ContinuousClock.now
         running = try service.startWorkers()
-        try service.waitForDrain()
+        try service.waitForDecided(sizes.pipelineEvents, since: decidedBefore)
         let agedRate = BenchStatistics.rate(sizes.pipelineEvents, seconds: BenchStatistics.seconds(since: started))
         cpu = service.cpu.usage(since: cpuStart, events: sizes.pipelineEvents)
+        try service.waitForDrain()
         let expired = try BenchAging.expire(service)
         let aged = pipelineRate > 0 ? agedRate / pipelineRate : 0
         table.add(

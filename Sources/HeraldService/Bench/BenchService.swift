@@ -103,15 +103,39 @@ final class BenchService: Sendable {
         try database { try BenchRepository.setting(name, on: $0) }
     }
 
-    /// Waits until no event is pending, polling.
-    func waitForDrain(timeoutSeconds: Double = 600) throws {
-        let start = ContinuousClock.now
-        while try database({ try BenchRepository.pendingEventCount(on: $0) }) > 0 {
-            guard BenchStatistics.seconds(since: start) < timeoutSeconds else {
-                throw ServiceStartError(message: "bench: the pipeline did not drain in time")
-            }
-            Thread.sleep(forTimeInterval: 0.02)
+    /// Events the workers have decided completely since they started, from their own counter.
+    var eventsDecided: Double { context.metrics.counterValue("herald_pipeline_events_decided_total") ?? 0 }
+
+    /// Waits until the workers have decided `events` more events than `before` (a reading of `eventsDecided`).
+    /// It polls the workers' counter in process, which costs the database nothing: a timed phase's PostgreSQL CPU
+    /// is then the pipeline's own. (Counting the pending events instead scanned them every poll: in a full
+    /// pipeline phase, 147 polls and about 4 % of the machine's CPU.)
+    func waitForDecided(_ events: Int, since before: Double, timeoutSeconds: Double = 600) throws {
+        try Self.wait(until: { self.eventsDecided - before >= Double(events) }, timeoutSeconds: timeoutSeconds) {
+            "bench: the workers did not decide \(events) events in time"
         }
+    }
+
+    /// Polls `done` every `interval` seconds until it holds; throws `failure` once `timeoutSeconds` have passed.
+    static func wait(
+        until done: () throws -> Bool, every interval: Double = 0.002, timeoutSeconds: Double,
+        failure: () -> String
+    ) throws {
+        let start = ContinuousClock.now
+        while !(try done()) {
+            guard BenchStatistics.seconds(since: start) < timeoutSeconds else {
+                throw ServiceStartError(message: failure())
+            }
+            Thread.sleep(forTimeInterval: interval)
+        }
+    }
+
+    /// Waits until no event is pending, polling the database: for the untimed parts of a run.
+    func waitForDrain(timeoutSeconds: Double = 600) throws {
+        try Self.wait(
+            until: { try database({ try BenchRepository.pendingEventCount(on: $0) }) == 0 }, every: 0.02,
+            timeoutSeconds: timeoutSeconds
+        ) { "bench: the pipeline did not drain in time" }
     }
 
     /// Stops the embedded cluster and removes the temporary folder at once, whatever runs: for a run cut short by a
