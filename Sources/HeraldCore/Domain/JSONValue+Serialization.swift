@@ -9,6 +9,16 @@ extension JSONValue {
         return out
     }
 
+    /// The compact JSON text of an object whose members are all strings: the bytes
+    /// `JSONValue.object(members.mapValues { .string($0) }).serialized()` gives, without building the tree first
+    /// (push headers, written for every queued delivery).
+    public static func serialized(stringMembers members: [String: String]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(members.reduce(2) { $0 + $1.key.utf8.count + $1.value.utf8.count + 6 })
+        writeObject(members, into: &out) { value, out in writeString(value, into: &out) }
+        return out
+    }
+
     /// The number of bytes `string` takes once escaped and quoted as a JSON string.
     public static func encodedLength(of string: String) -> Int {
         var copy = string
@@ -64,16 +74,23 @@ extension JSONValue {
             }
             out.append(UInt8(ascii: "]"))
         case .object(let members):
-            out.append(UInt8(ascii: "{"))
-            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for (index, key) in keys.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                Self.writeString(key, into: &out)
-                out.append(UInt8(ascii: ":"))
-                members[key, default: .null].write(into: &out)
-            }
-            out.append(UInt8(ascii: "}"))
+            Self.writeObject(members, into: &out) { value, out in value.write(into: &out) }
         }
+    }
+
+    /// An object's members in the order of their keys' UTF-8 bytes, each value written by `write`.
+    private static func writeObject<Value>(
+        _ members: [String: Value], into out: inout [UInt8], value write: (Value, inout [UInt8]) -> Void
+    ) {
+        out.append(UInt8(ascii: "{"))
+        let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        for (index, member) in sorted.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            writeString(member.key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            write(member.value, &out)
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     static func writeDouble(_ value: Double, into out: inout [UInt8]) {

@@ -27,6 +27,12 @@ public enum SHA256 {
         return Hex.encode(text.withUTF8 { digest(of: UnsafeRawBufferPointer($0)) })
     }
 
+    /// The first `byteCount` bytes of the digest of `bytes`, as lowercase hex: identifiers derived from keys.
+    public static func hexPrefix(_ bytes: [UInt8], byteCount: Int) -> String {
+        let hash = bytes.withUnsafeBytes { digest(of: $0) }
+        return Hex.encode(hash.prefix(max(0, min(byteCount, hash.count))))
+    }
+
     /// Hashes without a heap allocation besides the result: identifiers are hashed several times per delivery,
     /// so the state, the message schedule and the padded tail live in one stack scratch area.
     private static func digest(of message: UnsafeRawBufferPointer) -> [UInt8] {
@@ -82,14 +88,18 @@ public enum SHA256 {
             w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
         }
         var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-        for i in 0..<64 {
-            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-            let choice = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
-            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ majority
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+        // Eight rounds per pass, the working variables renamed instead of shifted.
+        var i = 0
+        while i < 64 {
+            round(a, b, c, &d, e, f, g, &h, k[i] &+ w[i])
+            round(h, a, b, &c, d, e, f, &g, k[i + 1] &+ w[i + 1])
+            round(g, h, a, &b, c, d, e, &f, k[i + 2] &+ w[i + 2])
+            round(f, g, h, &a, b, c, d, &e, k[i + 3] &+ w[i + 3])
+            round(e, f, g, &h, a, b, c, &d, k[i + 4] &+ w[i + 4])
+            round(d, e, f, &g, h, a, b, &c, k[i + 5] &+ w[i + 5])
+            round(c, d, e, &f, g, h, a, &b, k[i + 6] &+ w[i + 6])
+            round(b, c, d, &e, f, g, h, &a, k[i + 7] &+ w[i + 7])
+            i += 8
         }
         state[0] &+= a
         state[1] &+= b
@@ -99,6 +109,18 @@ public enum SHA256 {
         state[5] &+= f
         state[6] &+= g
         state[7] &+= h
+    }
+
+    /// One round: `d` gains T1, `h` becomes T1 + T2; the caller renames the variables for the next.
+    @inline(__always)
+    private static func round(
+        _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32, _ e: UInt32, _ f: UInt32, _ g: UInt32,
+        _ h: inout UInt32, _ constantAndWord: UInt32
+    ) {
+        let t1 = h &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ ((e & f) ^ (~e & g)) &+ constantAndWord
+        let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+        d = d &+ t1
+        h = t1 &+ t2
     }
 
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }

@@ -36,7 +36,7 @@ public enum DeliveryRepository {
                 try writer.append([
                     row.id, delivery.notificationId, row.eventSource, row.eventId, delivery.userId,
                     delivery.installationId, delivery.platform.rawValue, delivery.environment.rawValue, delivery.token,
-                    delivery.kind.rawValue, texts.headers(delivery.headers), delivery.bodyText, delivery.collapseId,
+                    delivery.kind.rawValue, headersJSON(delivery.headers), delivery.bodyText, delivery.collapseId,
                     delivery.coalesceKey, delivery.priority, created, texts.date(delivery.availableAt),
                     texts.date(delivery.expiresAt),
                 ])
@@ -74,25 +74,17 @@ public enum DeliveryRepository {
                 PipelineArray(d.map(\.userId)), PipelineArray(d.map(\.installationId)),
                 PipelineArray(d.map(\.platform.rawValue)), PipelineArray(d.map(\.environment.rawValue)),
                 PipelineArray(d.map(\.token)), PipelineArray(d.map(\.kind.rawValue)),
-                PipelineArray(d.map { texts.headers($0.headers) }), PipelineArray(d.map(\.bodyText)),
+                PipelineArray(d.map { headersJSON($0.headers) }), PipelineArray(d.map(\.bodyText)),
                 PipelineArray(optional: d.map(\.collapseId)), PipelineArray(d.map { String($0.priority) }),
                 PipelineArray(d.map { texts.date($0.availableAt) }), now,
                 PipelineArray(d.map { texts.date($0.expiresAt) }),
             ])
     }
 
-    /// The text of values repeated across a batch's rows, rendered once each.
+    /// The text of values repeated across a batch's rows, rendered once each. (Not the headers: most rows' differ,
+    /// by their collapse id or expiry, and hashing them for a memo cost more than writing them.)
     struct CopyTextMemo {
-        private var headerTexts: [[String: String]: String] = [:]
         private var dateTexts: [Date: String] = [:]
-
-        /// The JSON text of `headers`.
-        mutating func headers(_ headers: [String: String]) -> String {
-            if let text = headerTexts[headers] { return text }
-            let text = headersJSON(headers)
-            if headerTexts.count < 64 { headerTexts[headers] = text }
-            return text
-        }
 
         /// The `timestamptz` text of `date`.
         mutating func date(_ date: Date) -> String {
@@ -104,7 +96,7 @@ public enum DeliveryRepository {
     }
 
     static func headersJSON(_ headers: [String: String]) -> String {
-        String(decoding: JSONValue.object(headers.mapValues { .string($0) }).serialized(), as: UTF8.self)
+        String(decoding: JSONValue.serialized(stringMembers: headers), as: UTF8.self)
     }
 
     /// Rewrites the unsent queued row of each coalesce key with the newer push (keeping the row's id).

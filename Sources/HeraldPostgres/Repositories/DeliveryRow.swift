@@ -20,8 +20,15 @@ public struct DeliveryRow: Sendable, Hashable {
 
     /// 32 hex digits of SHA-256 over the notification, the installation and the kind.
     public static func id(for delivery: Delivery) -> String {
-        let seed =
-            (delivery.notificationId ?? "") + "\u{0}" + delivery.installationId + "\u{0}" + delivery.kind.rawValue
-        return String(SHA256.hex(seed).prefix(32))
+        var seed: [UInt8] = []
+        seed.reserveCapacity(
+            (delivery.notificationId?.utf8.count ?? 0) + delivery.installationId.utf8.count
+                + delivery.kind.rawValue.utf8.count + 2)
+        seed.append(contentsOf: (delivery.notificationId ?? "").utf8)
+        seed.append(0)
+        seed.append(contentsOf: delivery.installationId.utf8)
+        seed.append(0)
+        seed.append(contentsOf: delivery.kind.rawValue.utf8)
+        return SHA256.hexPrefix(seed, byteCount: 16)
     }
 }

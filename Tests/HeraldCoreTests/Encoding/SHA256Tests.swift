@@ -19,6 +19,15 @@ import Testing
         #expect(SHA256.hex(input) == digest)
     }
 
+    @Test func hexPrefixesAreTheDigestsLeadingBytes() {
+        let bytes = Array("The quick brown fox jumps over the lazy dog".utf8)
+        let full = "d7a8fbb307d7809469ca9abcb0082e4f8d5651e46d3cdb762d02d0bf37c9e592"
+        #expect(SHA256.hexPrefix(bytes, byteCount: 16) == String(full.prefix(32)))
+        #expect(SHA256.hexPrefix(bytes, byteCount: 32) == full)
+        #expect(SHA256.hexPrefix(bytes, byteCount: 99) == full)
+        #expect(SHA256.hexPrefix(bytes, byteCount: 0) == "")
+    }
+
     @Test func millionAs() {
         let digest = SHA256.hash([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000))
         let hex = digest.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()

@@ -22,6 +22,20 @@ import Testing
         #expect(String(decoding: value.serialized(), as: UTF8.self) == #"{"a":[true,null,1.5,3],"b":2,"c":null}"#)
     }
 
+    @Test func objectsOfStringsAreWrittenAsTheirTree() {
+        let cases: [[String: String]] = [
+            [:], ["apns-topic": "com.bench"],
+            ["b": "2", "a": "1", "Z": "upper first", "é": "after ASCII", "quote\"": "line\nbreak", "": "\u{2028}"],
+        ]
+        for members in cases {
+            let tree = JSONValue.object(members.mapValues { .string($0) }).serialized()
+            #expect(JSONValue.serialized(stringMembers: members) == tree)
+        }
+        #expect(
+            String(decoding: JSONValue.serialized(stringMembers: ["b": "2", "a": "1"]), as: UTF8.self)
+                == #"{"a":"1","b":"2"}"#)
+    }
+
     @Test func randomStringsAlwaysParseBack() {
         // Property: any Swift string, control characters and astral planes included, round-trips through
         // Foundation's parser.
