@@ -58,8 +58,9 @@ struct BenchRun {
         try service.waitForDecided(sizes.pipelineEvents, since: decidedBefore)
         let pipelineSeconds = BenchStatistics.seconds(since: started)
         cpu = service.cpu.usage(since: cpuStart, events: sizes.pipelineEvents)
-        try service.waitForDrain()
+        // The statements first: the drain check below is the benchmark's, not the pipeline's.
         let pipelineStatements = try BenchStatements.report(service, phase: "pipeline", count: explainTop)
+        try service.waitForDrain()
         let deliveries = try service.database {
             try BenchRepository.deliveryCount(eventSource: "bench-pipeline", on: $0)
         }
