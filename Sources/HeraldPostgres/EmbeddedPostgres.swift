@@ -4,8 +4,8 @@ import Synchronization
 /// A PostgreSQL cluster that Herald runs itself, in a folder of its own, when no `DATABASE_URL` is given.
 ///
 /// The folder holds the data directory (`data/`), the server log (`postgres.log`) and the unix socket. The
-/// server listens on 127.0.0.1 on a free port, and every connection needs the password kept in `pgpass` (see
-/// `EmbeddedPostgres+Password.swift`). A cluster left running, or left with a stale `postmaster.pid`
+/// server listens on that socket and on 127.0.0.1 on a free port; Herald connects through the socket. Every
+/// connection needs the password kept in `pgpass` (see `EmbeddedPostgres+Password.swift`). A cluster left running, or left with a stale `postmaster.pid`
 /// by a crash, is reused on the next start. As root, the server runs as the `postgres` system user.
 public final class EmbeddedPostgres: Sendable {
     /// Tuning for the cluster.
@@ -109,11 +109,31 @@ public final class EmbeddedPostgres: Sendable {
         port.map { conninfo(port: $0, database: database) }
     }
 
+    /// Connections go through the server's unix socket in `folder` when it is there: a round trip through it costs
+    /// both ends less CPU than one through loopback TCP, which the kernel routes like any other packet. A server
+    /// without the socket (a folder path too long for one, or a server adopted already running without it) is
+    /// reached on 127.0.0.1. Both need the password (`pg_hba.conf` lists `local` and `host` alike).
     func conninfo(port: Int, database: String) -> String {
         Conninfo.format([
-            ("host", "127.0.0.1"), ("port", String(port)), ("user", Self.user), ("dbname", database),
-            ("passfile", passwordFile),
+            ("host", socketUsable(port: port) ? folder : "127.0.0.1"), ("port", String(port)), ("user", Self.user),
+            ("dbname", database), ("passfile", passwordFile),
         ])
+    }
+
+    /// The path of the server's unix socket on `port`.
+    func socketPath(port: Int) -> String { folder + "/.s.PGSQL.\(port)" }
+
+    /// Whether the server can be asked to listen on a socket in `folder`: socket paths are limited to 107 bytes,
+    /// and the folder must survive the shell and the list parsing of `unix_socket_directories`.
+    func socketPossible(port: Int) -> Bool {
+        socketPath(port: port).utf8.count < 107 && !folder.contains(where: { "'\",\\".contains($0) })
+    }
+
+    /// Whether the running server's socket on `port` exists, so that a conninfo may name it.
+    func socketUsable(port: Int) -> Bool {
+        guard socketPossible(port: port) else { return false }
+        var status = stat()
+        return lstat(socketPath(port: port), &status) == 0 && (status.st_mode & S_IFMT) == S_IFSOCK
     }
 
     /// The settings the server starts with: the write settings for a durable cluster, then `Options.settings`.
@@ -123,12 +143,9 @@ public final class EmbeddedPostgres: Sendable {
 
     /// `postgres` command-line options; pg_ctl hands them to a shell, hence the quoting of the socket folder.
     private func serverOptions(port: Int) throws -> String {
-        // Unix socket paths are limited to 107 bytes, and the folder must survive the shell and list parsing.
-        let socketPath = folder + "/.s.PGSQL.\(port)"
-        let socketUsable = socketPath.utf8.count < 107 && !folder.contains(where: { "'\",\\".contains($0) })
         var text = "-p \(port) -c listen_addresses=127.0.0.1 -c max_connections=\(options.maxConnections)"
         text += " -c password_encryption=scram-sha-256"
-        text += " -c unix_socket_directories='\(socketUsable ? folder : "")'"
+        text += " -c unix_socket_directories='\(socketPossible(port: port) ? folder : "")'"
         if !options.durable { text += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off" }
         for (name, value) in serverSettings.sorted(by: { $0.key < $1.key }) {
             let unsafe = { (text: String) in text.isEmpty || text.contains(where: { "'\"\\ ;$`".contains($0) }) }
