@@ -2,7 +2,9 @@
 public final class CopyWriter {
     private static let chunkSize = 256 * 1024
     private unowned let connection: PostgresConnection
-    private var buffer: [UInt8] = []
+    /// Only this writer's own methods touch the buffer, one at a time: a row borrows it whole (`append`), so the
+    /// per-access exclusivity check is left out (it was a check per cell on the workers' hot path).
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
 
     init(connection: PostgresConnection) {
         self.connection = connection
@@ -11,16 +13,24 @@ public final class CopyWriter {
 
     /// Appends one row; `nil` values become NULL.
     public func append(_ row: [(any PostgresEncodable)?]) throws {
-        for (index, value) in row.enumerated() {
-            if index > 0 { buffer.append(0x09) }
-            guard let value else {
-                buffer.append(contentsOf: [0x5C, 0x4E])  // \N
-                continue
+        var bytes: [UInt8] = []
+        swap(&bytes, &buffer)
+        defer { swap(&bytes, &buffer) }
+        for index in row.indices {
+            if index > 0 { bytes.append(0x09) }
+            // Read in place: binding the element to a local would copy the existential, then destroy it.
+            if let text = row[index]?.postgresText {
+                try Self.escape(text, into: &bytes)
+            } else {
+                bytes.append(0x5C)  // \N
+                bytes.append(0x4E)
             }
-            try Self.escape(value.postgresText, into: &buffer)
         }
-        buffer.append(0x0A)
-        if buffer.count >= Self.chunkSize { try flush() }
+        bytes.append(0x0A)
+        if bytes.count >= Self.chunkSize {
+            try connection.putCopyData(bytes)
+            bytes.removeAll(keepingCapacity: true)
+        }
     }
 
     /// Sends what is buffered.
@@ -35,12 +45,7 @@ public final class CopyWriter {
     static func escape(_ text: String, into buffer: inout [UInt8]) throws {
         var text = text
         try text.withUTF8 { bytes in
-            var plain = true
-            for byte in bytes where byte == 0x5C || byte < 0x0E {
-                plain = false
-                break
-            }
-            if plain {
+            if !ByteScan.contains(UnsafeRawBufferPointer(bytes), 0x5C, 0x5C, below: 0x0E) {
                 buffer.append(contentsOf: bytes)
                 return
             }

@@ -10,15 +10,41 @@ public struct PostgresResult: Sendable, RandomAccessCollection {
     /// Shared, immutable cell storage; rows refer into it instead of copying.
     final class Storage: Sendable {
         let columns: [String]
-        let columnIndex: [String: Int]
         let cells: [String?]
+        /// Column positions by name, in an open-addressed table of a power-of-two size at least twice the columns
+        /// (-1 for an empty slot). Rows are read by name cell by cell, and a name's length and first and last
+        /// bytes find its slot for a fraction of what a dictionary's full hash of the name costs.
+        private let slots: [Int]
 
         init(columns: [String], cells: [String?]) {
             self.columns = columns
             self.cells = cells
-            var index: [String: Int] = [:]
-            for (position, name) in columns.enumerated() where index[name] == nil { index[name] = position }
-            self.columnIndex = index
+            var size = 8
+            while size < columns.count * 2 { size *= 2 }
+            var slots = [Int](repeating: -1, count: size)
+            for (position, name) in columns.enumerated() {
+                var slot = Self.slot(of: name, size: size)
+                // The first of a repeated name keeps it.
+                while slots[slot] >= 0, columns[slots[slot]] != name { slot = (slot + 1) & (size - 1) }
+                if slots[slot] < 0 { slots[slot] = position }
+            }
+            self.slots = slots
+        }
+
+        /// The position of the first column named `name`, or nil.
+        func position(of name: String) -> Int? {
+            var slot = Self.slot(of: name, size: slots.count)
+            while slots[slot] >= 0 {
+                if columns[slots[slot]] == name { return slots[slot] }
+                slot = (slot + 1) & (slots.count - 1)
+            }
+            return nil
+        }
+
+        private static func slot(of name: String, size: Int) -> Int {
+            let bytes = name.utf8
+            let key = bytes.count &* 40_503 &+ Int(bytes.first ?? 0) &* 131 &+ Int(bytes.last ?? 0)
+            return key & (size - 1)
         }
     }
 

@@ -14,7 +14,7 @@ public struct PostgresRow: Sendable {
 
     /// The raw text of a cell by column name; `nil` for SQL NULL.
     public func text(_ column: String) throws -> String? {
-        guard let index = storage.columnIndex[column] else {
+        guard let index = storage.position(of: column) else {
             throw PostgresError(kind: .decoding, message: "no column named \(column)")
         }
         return try text(index)
@@ -36,15 +36,18 @@ public struct PostgresRow: Sendable {
         try Self.decode(type, try text(column), column: column)
     }
 
-    private static func decode<T: PostgresDecodable>(_ type: T.Type, _ text: String?, column: String) throws -> T {
+    /// `column` names the cell in an error only, so it is built only for one (positions are read per cell).
+    private static func decode<T: PostgresDecodable>(
+        _ type: T.Type, _ text: String?, column: @autoclosure () -> String
+    ) throws -> T {
         guard let text else {
             guard let null = T.postgresNull else {
-                throw PostgresError(kind: .decoding, message: "column \(column) is NULL, expected \(T.self)")
+                throw PostgresError(kind: .decoding, message: "column \(column()) is NULL, expected \(T.self)")
             }
             return null
         }
         guard let value = T(postgresText: text) else {
-            throw PostgresError(kind: .decoding, message: "column \(column) is not a valid \(T.self)")
+            throw PostgresError(kind: .decoding, message: "column \(column()) is not a valid \(T.self)")
         }
         return value
     }

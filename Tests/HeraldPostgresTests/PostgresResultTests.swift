@@ -21,6 +21,20 @@ import Testing
         #expect(try Self.result[0].text("piece") == "1")
     }
 
+    /// Names that share their length and their first and last bytes (one slot of the lookup table) and a table
+    /// larger than the smallest: every name finds its own column, and a missing name of the same shape none.
+    @Test func namesThatShareASlotAreToldApart() throws {
+        let names =
+            (0..<40).map { "c_\(Character(UnicodeScalar(UInt8(65 + $0 % 26))))\($0 / 26)_z" } + ["", "é_x", "ü_x"]
+        let cells = names.indices.map { Optional(String($0)) }
+        let row = PostgresResult(columns: names, cells: cells, affectedRows: 1)[0]
+        for (position, name) in names.enumerated() {
+            #expect(try row.text(name) == String(position), "\(name)")
+        }
+        #expect(throws: PostgresError.self) { try row.text("c_Z9_z") }
+        #expect(throws: PostgresError.self) { try row.text("ö_x") }
+    }
+
     @Test func anUnknownNameIsADecodingErrorNamingIt() {
         #expect {
             try Self.result[0].text("missing")

@@ -123,7 +123,12 @@ public struct JSONParser {
     }
 
     private mutating func skipSpace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
     }
 
     private mutating func value() throws(Malformed) -> JSONValue {
@@ -173,6 +178,12 @@ public struct JSONParser {
             index += 1
         }
         guard index < bytes.count else { throw Malformed() }
+        if bytes[index] == UInt8(ascii: "\"") {
+            let end = index
+            index += 1
+            guard let text = String(validating: bytes[start..<end], as: UTF8.self) else { throw Malformed() }
+            return text
+        }
         var out = Array(bytes[start..<index])
         while bytes[index] != UInt8(ascii: "\"") {
             // A backslash escape.

@@ -13,8 +13,47 @@ public enum ISO8601 {
 
     /// The instant a date-time names, or nil when the text is not one.
     public static func parse(_ text: String) -> Date? {
+        if let date = parseOwnForm(text) { return date }
         if let date = try? plainStyle.parse(text) { return date }
         return try? fractionalStyle.parse(text)
+    }
+
+    /// The instant of a text in the form `format` writes (`YYYY-MM-DDTHH:MM:SSZ`, or `.mmm` before the `Z`) for a
+    /// valid date and time of years 1970–9999, computed directly; nil for any other text, which `parse` leaves to
+    /// Foundation. Every stored event is in this form, and a worker reads each one back: this costs a small part
+    /// of Foundation's parse. The instant is built from the reference date as Foundation builds it, so both give
+    /// the same `Date`, to the last bit.
+    static func parseOwnForm(_ text: String) -> Date? {
+        var text = text
+        return text.withUTF8 { bytes -> Date? in
+            guard bytes.count == 20 || bytes.count == 24, bytes[bytes.count - 1] == UInt8(ascii: "Z"),
+                bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+                bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":")
+            else { return nil }
+            func number(_ start: Int, _ count: Int) -> Int? {
+                var value = 0
+                for offset in start..<start + count {
+                    let digit = Int(bytes[offset]) &- 0x30
+                    guard 0...9 ~= digit else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            guard let year = number(0, 4), 1970...9999 ~= year, let month = number(5, 2), 1...12 ~= month,
+                let day = number(8, 2), 1...CivilCalendar.daysInMonth(year: year, month: month) ~= day,
+                let hour = number(11, 2), hour < 24, let minute = number(14, 2), minute < 60,
+                let second = number(17, 2), second < 60
+            else { return nil }
+            var milliseconds = 0
+            if bytes.count == 24 {
+                guard bytes[19] == UInt8(ascii: "."), let value = number(20, 3) else { return nil }
+                milliseconds = value
+            }
+            let days = CivilCalendar.days(year: year, month: month, day: day)
+            let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
+            let sinceReference = Double(seconds - Int(Date.timeIntervalBetween1970AndReferenceDate))
+            return Date(timeIntervalSinceReferenceDate: sinceReference + Double(milliseconds) / 1_000)
+        }
     }
 
     private static let plainStyle = Date.ISO8601FormatStyle()

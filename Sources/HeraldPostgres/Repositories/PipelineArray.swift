@@ -39,6 +39,10 @@ public struct PipelineArray: PostgresEncodable, Hashable {
     private static func appendEscaped(_ element: String, to out: inout [UInt8]) {
         var element = element
         element.withUTF8 { bytes in
+            guard ByteScan.contains(UnsafeRawBufferPointer(bytes), UInt8(ascii: "\""), UInt8(ascii: "\\")) else {
+                out.append(contentsOf: bytes)
+                return
+            }
             var runStart = 0
             for index in bytes.indices where bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "\\") {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
