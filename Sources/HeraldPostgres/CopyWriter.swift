@@ -1,3 +1,5 @@
+import HeraldCore
+
 /// Encodes rows in COPY's text format (tab-separated, `\N` for NULL, backslash escapes) and sends them in chunks.
 public final class CopyWriter {
     private static let chunkSize = 256 * 1024

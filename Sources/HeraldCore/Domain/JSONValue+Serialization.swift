@@ -112,6 +112,11 @@ extension JSONValue {
         out.append(UInt8(ascii: "\""))
         var copy = string
         copy.withUTF8 { bytes in
+            // Most strings are plain ASCII with nothing to escape: copied whole after one word-at-a-time check.
+            guard ByteScan.contains(UnsafeRawBufferPointer(bytes), 0x22, 0x5C, below: 0x20, highBytes: true) else {
+                out.append(contentsOf: bytes)
+                return
+            }
             // Runs of bytes that need no escaping are copied in one go.
             var runStart = 0
             var index = 0

@@ -1,3 +1,5 @@
+import HeraldCore
+
 /// A one-dimensional PostgreSQL array as a text-format bind parameter (`{"a","b",NULL}`), for `= ANY($1)` lookups
 /// and `unnest` bulk writes: one parameter carries a whole batch, so a batch costs one round trip.
 public struct PipelineArray: PostgresEncodable, Hashable {
