@@ -56,13 +56,7 @@ import Testing
     }
 
     static func withCluster(_ body: (EmbeddedPostgres, String) throws -> Void) throws {
-        let folder = NSTemporaryDirectory() + "herald-scram-\(UUID().uuidString.prefix(8))"
-        let server = EmbeddedPostgres(folder: folder, options: .init(durable: false))
-        defer {
-            try? server.stop()
-            try? FileManager.default.removeItem(atPath: folder)
-        }
-        try body(server, try server.start())
+        try withStartedCluster("herald-scram", body)
     }
 
     /// Without the password the server refuses TCP and unix socket connections alike; with it both work.

@@ -26,36 +26,29 @@ import Testing
     /// socket is not there (as for a server adopted running without one).
     @Test func connectionsUseTheUnixSocketAndFallBackToLoopback() async throws {
         try await onOwnThread {
-            let folder = NSTemporaryDirectory() + "herald-embedded-\(UUID().uuidString.prefix(8))"
-            let server = EmbeddedPostgres(folder: folder, options: .init(durable: false))
-            defer {
-                try? server.stop()
-                try? FileManager.default.removeItem(atPath: folder)
-            }
-            let viaSocket = try server.start()
-            let port = try #require(server.port)
-            #expect(viaSocket.contains("host='\(server.folder)'"))
-            let serverAddress = Query(unsafeSQL: "SELECT inet_server_addr()::text")
-            let overSocket = try PostgresConnection(conninfo: viaSocket).query(serverAddress).single()
-            #expect(try overSocket.decode(String?.self, 0) == nil)
-
-            #expect(unlink(server.socketPath(port: port)) == 0)
-            let viaLoopback = try #require(server.conninfo(database: EmbeddedPostgres.database))
-            #expect(viaLoopback.contains("host='127.0.0.1'"))
-            let overLoopback = try PostgresConnection(conninfo: viaLoopback).query(serverAddress).single()
-            #expect(try overLoopback.decode(String?.self, 0) == "127.0.0.1/32")
+            try withStartedCluster("herald-embedded", Self.socketScenario)
         }
     }
 
+    static func socketScenario(_ server: EmbeddedPostgres, _ viaSocket: String) throws {
+        let port = try #require(server.port)
+        #expect(viaSocket.contains("host='\(server.folder)'"))
+        let serverAddress = Query(unsafeSQL: "SELECT inet_server_addr()::text")
+        let overSocket = try PostgresConnection(conninfo: viaSocket).query(serverAddress).single()
+        #expect(try overSocket.decode(String?.self, 0) == nil)
+
+        #expect(unlink(server.socketPath(port: port)) == 0)
+        let viaLoopback = try #require(server.conninfo(database: EmbeddedPostgres.database))
+        #expect(viaLoopback.contains("host='127.0.0.1'"))
+        let overLoopback = try PostgresConnection(conninfo: viaLoopback).query(serverAddress).single()
+        #expect(try overLoopback.decode(String?.self, 0) == "127.0.0.1/32")
+    }
+
     static func settings(of options: EmbeddedPostgres.Options, _ names: [String]) throws -> [String] {
-        let folder = NSTemporaryDirectory() + "herald-embedded-\(UUID().uuidString.prefix(8))"
-        let server = EmbeddedPostgres(folder: folder, options: options)
-        defer {
-            try? server.stop()
-            try? FileManager.default.removeItem(atPath: folder)
+        try withStartedCluster("herald-embedded", options: options) { _, conninfo in
+            let connection = try PostgresConnection(conninfo: conninfo)
+            return try names.map { try connection.query(Query(unsafeSQL: "SHOW \($0)")).single().string(0) }
         }
-        let connection = try PostgresConnection(conninfo: try server.start())
-        return try names.map { try connection.query(Query(unsafeSQL: "SHOW \($0)")).single().string(0) }
     }
 
     static func reuseScenario() throws {

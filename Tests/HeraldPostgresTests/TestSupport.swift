@@ -7,6 +7,21 @@ func freshConnection() throws -> PostgresConnection {
     try PostgresConnection(conninfo: try TemporaryPostgres.freshDatabase())
 }
 
+/// Runs `body` with a cluster started in a fresh temporary folder named after `prefix`, with its conninfo; the
+/// server is stopped and the folder removed afterwards.
+func withStartedCluster<T>(
+    _ prefix: String, options: EmbeddedPostgres.Options = .init(durable: false),
+    _ body: (EmbeddedPostgres, String) throws -> T
+) throws -> T {
+    let folder = NSTemporaryDirectory() + "\(prefix)-\(UUID().uuidString.prefix(8))"
+    let server = EmbeddedPostgres(folder: folder, options: options)
+    defer {
+        try? server.stop()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+    return try body(server, try server.start())
+}
+
 /// Waits until `condition` holds, checking every few milliseconds; false when `timeout` passes first.
 func eventually(timeout: Duration = .seconds(30), _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = ContinuousClock.now + timeout
