@@ -2,18 +2,19 @@
 /// values need no escape at all, and a check of eight bytes per step lets them be copied whole. Exact, not a
 /// filter: a `true` always has a byte that matches.
 public enum ByteScan {
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-    private static let highs: UInt64 = 0x8080_8080_8080_8080
-
     /// Whether `bytes` holds `first` or `second`, a byte below `limit` (at most 128; 0 for none) or, with
     /// `highBytes`, a byte of 0x80 or more. In a word, a byte `b` is below `limit` exactly when `b - limit` borrows
     /// into its top bit while `b`'s own top bit is clear (a borrow only ever spreads upward from a byte that
-    /// matched), and it equals `first` exactly when `b ^ first` is below 1.
+    /// matched), and it equals `first` exactly when `b ^ first` is below 1. Inlinable, so that each caller's
+    /// constant arguments fold into its loop.
+    @inlinable
     public static func contains(
         _ bytes: UnsafeRawBufferPointer, _ first: UInt8, _ second: UInt8, below limit: UInt8 = 0,
         highBytes: Bool = false
     ) -> Bool {
         precondition(limit <= 128)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
         let spreadFirst = ones &* UInt64(first)
         let spreadSecond = ones &* UInt64(second)
         let spreadLimit = ones &* UInt64(limit)
