@@ -30,6 +30,19 @@ import Testing
         }
     }
 
+    /// A folder whose path is too long for a unix socket gets a server without one, reached on 127.0.0.1.
+    @Test func aFolderTooDeepForASocketIsReachedOnLoopback() async throws {
+        try await onOwnThread {
+            try withStartedCluster("herald-" + String(repeating: "d", count: 100)) { server, conninfo in
+                #expect(server.socketPath(port: try #require(server.port)).utf8.count >= 107)
+                #expect(conninfo.contains("host='127.0.0.1'"))
+                let address = try PostgresConnection(conninfo: conninfo)
+                    .query(Query(unsafeSQL: "SELECT inet_server_addr()::text")).single()
+                #expect(try address.decode(String?.self, 0) == "127.0.0.1/32")
+            }
+        }
+    }
+
     static func socketScenario(_ server: EmbeddedPostgres, _ viaSocket: String) throws {
         let port = try #require(server.port)
         #expect(viaSocket.contains("host='\(server.folder)'"))
