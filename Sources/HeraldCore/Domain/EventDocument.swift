@@ -2,24 +2,66 @@
 /// form), whose SHA-256 tells a retry (same body) from a reuse of the id. Ingest writes it, and workers, the feed and
 /// the simulator read it back member by member, with no tree but the event's `data`.
 public enum EventDocument {
-    /// The canonical document of `event`; `collapseKey` overrides the category's for this event.
+    /// The canonical document of `event`; `collapseKey` overrides the category's for this event. Written member by
+    /// member in the order of the keys' bytes, as `JSONValue` sorts an object's keys, with no tree but the values
+    /// that are JSON already (`data`, a ciphertext, a Live Activity update): ingest writes one per event.
     public static func encode(_ event: Event) -> String {
-        var members: [String: JSONValue] = [
-            "source": .string(event.source), "id": .string(event.id), "category": .string(event.category),
-            "occurred_at": .string(ISO8601.format(event.occurredAt)), "data": .object(event.data),
-        ]
-        var recipients: [String: JSONValue] = ["user_ids": .array(event.recipients.userIds.map(JSONValue.string))]
-        if let topic = event.recipients.topic { recipients["topic"] = .string(topic) }
-        members["recipients"] = .object(recipients)
-        let optional: [(String, String?)] = [
-            ("actor", event.actor), ("actor_name", event.actorName), ("thread_id", event.threadId),
-            ("item_id", event.itemId), ("collapse_key", event.collapseKey), ("image_url", event.imageURL),
-            ("link", event.link),
-        ]
-        for (name, value) in optional { if let value { members[name] = .string(value) } }
-        if let ciphertext = event.ciphertext { members["ciphertext"] = ciphertext.json }
-        if let update = event.liveActivity { members["live_activity"] = update.json }
-        return String(decoding: JSONValue.object(members).serialized(), as: UTF8.self)
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        var first = true
+        func key(_ name: StaticString) {
+            out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            first = false
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            out.append(UInt8(ascii: "\""))
+            out.append(UInt8(ascii: ":"))
+        }
+        func string(_ name: StaticString, _ value: String?) {
+            guard let value else { return }
+            key(name)
+            JSONValue.writeString(value, into: &out)
+        }
+        string("actor", event.actor)
+        string("actor_name", event.actorName)
+        string("category", event.category)
+        if let ciphertext = event.ciphertext {
+            key("ciphertext")
+            ciphertext.json.write(into: &out)
+        }
+        string("collapse_key", event.collapseKey)
+        key("data")
+        JSONValue.object(event.data).write(into: &out)
+        string("id", event.id)
+        string("image_url", event.imageURL)
+        string("item_id", event.itemId)
+        string("link", event.link)
+        if let update = event.liveActivity {
+            key("live_activity")
+            update.json.write(into: &out)
+        }
+        string("occurred_at", ISO8601.format(event.occurredAt))
+        key("recipients")
+        out.append(UInt8(ascii: "{"))
+        if let topic = event.recipients.topic {
+            JSONValue.writeString("topic", into: &out)
+            out.append(UInt8(ascii: ":"))
+            JSONValue.writeString(topic, into: &out)
+            out.append(UInt8(ascii: ","))
+        }
+        JSONValue.writeString("user_ids", into: &out)
+        out.append(UInt8(ascii: ":"))
+        out.append(UInt8(ascii: "["))
+        for (index, userId) in event.recipients.userIds.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSONValue.writeString(userId, into: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+        out.append(UInt8(ascii: "}"))
+        string("source", event.source)
+        string("thread_id", event.threadId)
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The event a stored document holds, or nil when it does not decode: `source`, `id`, `category` and

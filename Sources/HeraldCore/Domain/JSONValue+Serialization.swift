@@ -59,7 +59,8 @@ extension JSONValue {
         }
     }
 
-    private func write(into out: inout [UInt8]) {
+    /// Appends the compact JSON text of the value to `out`.
+    func write(into out: inout [UInt8]) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)

@@ -67,4 +67,50 @@ struct EventDocumentTests {
                 + #""source":"chat","thread_id":"t1"}"#)
         #expect(EventDocument.decode(Array(document.utf8)) == event)
     }
+
+    /// The document as a JSON tree of the event would serialize it (keys sorted by their bytes): the writer must
+    /// give these bytes exactly, since a stored event's body hash is over them.
+    static func treeForm(_ event: Event) -> String {
+        var members: [String: JSONValue] = [
+            "source": .string(event.source), "id": .string(event.id), "category": .string(event.category),
+            "occurred_at": .string(ISO8601.format(event.occurredAt)), "data": .object(event.data),
+        ]
+        var recipients: [String: JSONValue] = ["user_ids": .array(event.recipients.userIds.map(JSONValue.string))]
+        if let topic = event.recipients.topic { recipients["topic"] = .string(topic) }
+        members["recipients"] = .object(recipients)
+        let optional: [(String, String?)] = [
+            ("actor", event.actor), ("actor_name", event.actorName), ("thread_id", event.threadId),
+            ("item_id", event.itemId), ("collapse_key", event.collapseKey), ("image_url", event.imageURL),
+            ("link", event.link),
+        ]
+        for (name, value) in optional { if let value { members[name] = .string(value) } }
+        if let ciphertext = event.ciphertext { members["ciphertext"] = ciphertext.json }
+        if let update = event.liveActivity { members["live_activity"] = update.json }
+        return String(decoding: JSONValue.object(members).serialized(), as: UTF8.self)
+    }
+
+    @Test(arguments: [
+        Event(
+            source: "s", id: "e", category: "c", recipients: Event.Recipients(), data: [:],
+            occurredAt: Date(timeIntervalSince1970: 0)),
+        Event(
+            source: "chat \"q\" \\ é", id: "m\u{2028}1", category: "chat.message",
+            recipients: Event.Recipients(userIds: ["ana", "bö", "\u{7}"], topic: "room/1"), actor: "bo",
+            actorName: "Bö \"B\"", threadId: "t1", itemId: "i1",
+            data: ["text": .string("hi\n"), "n": .int(2), "x": .double(1.5), "deep": .array([.null, .bool(true)])],
+            occurredAt: Date(timeIntervalSince1970: 1_796_115_600.25), collapseKey: "k",
+            imageURL: "https://example.com/a.png", link: "app://x?y=1&z=2",
+            ciphertext: .perInstallation(["ios": "QUJD", "web": "REVG"]),
+            liveActivity: LiveActivityUpdate(
+                activityId: "match-42", event: .end, dismissalDate: Date(timeIntervalSince1970: 1_796_119_200))),
+        Event(
+            source: "s", id: "e", category: "c", recipients: Event.Recipients(userIds: [], topic: "t"),
+            data: ["": .string("")], occurredAt: Date(timeIntervalSince1970: 1_796_115_600), link: "",
+            ciphertext: .shared("QUJD"), liveActivity: LiveActivityUpdate(activityId: "a")),
+    ])
+    func theWrittenDocumentIsTheTreesBytes(_ event: Event) throws {
+        let document = EventDocument.encode(event)
+        #expect(document == Self.treeForm(event))
+        #expect(EventDocument.decode(Array(document.utf8)) == event)
+    }
 }
