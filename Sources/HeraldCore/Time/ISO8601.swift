@@ -7,8 +7,49 @@ public enum ISO8601 {
     /// The instant as text.
     public static func format(_ date: Date) -> String {
         let seconds = date.timeIntervalSince1970
+        if let text = formatOwnForm(seconds) { return text }
         let style = seconds.rounded(.down) == seconds ? plainStyle : fractionalStyle
         return date.formatted(style)
+    }
+
+    /// `format` for instants of years 1970–9999, written directly: the milliseconds are the fraction's first three
+    /// digits, cut rather than rounded, as Foundation writes them. Ingest writes two per event (the stored
+    /// document's and the answer's) and the API one per date it shows; nil outside those years.
+    static func formatOwnForm(_ seconds: Double) -> String? {
+        guard seconds >= 0, seconds < 253_402_300_800 else { return nil }
+        let whole = seconds.rounded(.down)
+        let fractional = whole != seconds
+        let total = Int(whole)
+        let date = CivilCalendar.date(days: total / 86_400)
+        let second = total % 86_400
+        return String(unsafeUninitializedCapacity: fractional ? 24 : 20) { out in
+            func put(_ value: Int, _ digits: Int, at start: Int) {
+                var value = value
+                for index in stride(from: start + digits - 1, through: start, by: -1) {
+                    out[index] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+                    value /= 10
+                }
+            }
+            put(date.year, 4, at: 0)
+            out[4] = UInt8(ascii: "-")
+            put(date.month, 2, at: 5)
+            out[7] = UInt8(ascii: "-")
+            put(date.day, 2, at: 8)
+            out[10] = UInt8(ascii: "T")
+            put(second / 3_600, 2, at: 11)
+            out[13] = UInt8(ascii: ":")
+            put(second % 3_600 / 60, 2, at: 14)
+            out[16] = UInt8(ascii: ":")
+            put(second % 60, 2, at: 17)
+            guard fractional else {
+                out[19] = UInt8(ascii: "Z")
+                return 20
+            }
+            out[19] = UInt8(ascii: ".")
+            put(Int(((seconds - whole) * 1_000).rounded(.down)), 3, at: 20)
+            out[23] = UInt8(ascii: "Z")
+            return 24
+        }
     }
 
     /// The instant a date-time names, or nil when the text is not one.

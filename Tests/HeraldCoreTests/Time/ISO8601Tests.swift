@@ -31,6 +31,41 @@ import Testing
         #expect(ISO8601.parseOwnForm("9999-12-31T23:59:59Z") == Self.foundation("9999-12-31T23:59:59Z"))
     }
 
+    /// Instants of 1970–9999 are written as Foundation writes them (whole seconds, exact milliseconds and any
+    /// fraction at all, cut to milliseconds), and the others are still written by Foundation.
+    @Test func theOwnFormIsWrittenAsFoundationWritesIt() {
+        func foundation(_ instant: Date) -> String {
+            let seconds = instant.timeIntervalSince1970
+            return instant.formatted(
+                seconds.rounded(.down) == seconds ? Self.foundationPlain : Self.foundationFractional)
+        }
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        for index in 0..<30_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let seconds: Double
+            switch index % 3 {
+            case 0: seconds = Double((state >> 1) % 253_402_300_800)
+            case 1: seconds = Double((state >> 1) % 253_402_300_800_000) / 1_000
+            default: seconds = Double(state >> 11) / Double(1 << 53) * 253_402_300_800
+            }
+            // A `Date` keeps its time from 2001, so the instant's seconds since 1970 are not always `seconds`.
+            let instant = Date(timeIntervalSince1970: seconds)
+            #expect(ISO8601.format(instant) == foundation(instant), "\(seconds)")
+            #expect(ISO8601.formatOwnForm(instant.timeIntervalSince1970) != nil)
+        }
+        for seconds in [0, 0.001, 0.9999, 1_796_115_600.25, 253_402_300_799, 253_402_300_799.999] {
+            #expect(
+                ISO8601.format(Date(timeIntervalSince1970: seconds)) == foundation(Date(timeIntervalSince1970: seconds))
+            )
+        }
+        for seconds in [-0.5, -86_400, 253_402_300_800] {
+            #expect(ISO8601.formatOwnForm(seconds) == nil)
+            #expect(
+                ISO8601.format(Date(timeIntervalSince1970: seconds)) == foundation(Date(timeIntervalSince1970: seconds))
+            )
+        }
+    }
+
     /// Every other text goes to Foundation: offsets, other fractions, years before 1970, and dates or times out
     /// of range, so `parse` answers for them exactly as before.
     @Test func otherTextsAreLeftToFoundation() {
