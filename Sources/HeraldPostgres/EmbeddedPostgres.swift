@@ -5,8 +5,9 @@ import Synchronization
 ///
 /// The folder holds the data directory (`data/`), the server log (`postgres.log`) and the unix socket. The
 /// server listens on that socket and on 127.0.0.1 on a free port; Herald connects through the socket. Every
-/// connection needs the password kept in `pgpass` (see `EmbeddedPostgres+Password.swift`). A cluster left running, or left with a stale `postmaster.pid`
-/// by a crash, is reused on the next start. As root, the server runs as the `postgres` system user.
+/// connection needs the password kept in `pgpass` (see `EmbeddedPostgres+Password.swift`). A cluster left
+/// running, or left with a stale `postmaster.pid` by a crash, is reused on the next start. As root, the server
+/// runs as the `postgres` system user.
 public final class EmbeddedPostgres: Sendable {
     /// Tuning for the cluster.
     public struct Options: Sendable {
