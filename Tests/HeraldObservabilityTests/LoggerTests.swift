@@ -1,6 +1,6 @@
-import HeraldTestSupport
 import Foundation
 import HeraldObservability
+import HeraldTestSupport
 import Testing
 
 @Suite struct LoggerTests {

@@ -1,5 +1,5 @@
-import HeraldTestSupport
 import HeraldObservability
+import HeraldTestSupport
 import Testing
 
 @Suite struct MetricsTests {

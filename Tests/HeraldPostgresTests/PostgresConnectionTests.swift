@@ -93,7 +93,9 @@ import Testing
         ("SELECT 1", "SELECT 1 / ($1::int - 1)", "22012", .invalidValue),
         ("SELECT 1", "SELECT * FROM missing_table WHERE id = $1", "42P01", .invalidStatement),
     ])
-    func errorsCarrySQLStateAndLeakNothing(setup: String, statement: String, state: String, kind: PostgresError.Kind)
+    func errorsCarrySQLStateAndLeakNothing(
+        setup: String, statement: String, state: String, kind: PostgresError.Kind
+    )
         throws
     {
         let connection = try freshConnection()

@@ -1,7 +1,7 @@
-import HeraldTestSupport
 import Foundation
 import HeraldCore
 import HeraldHTTP
+import HeraldTestSupport
 import Synchronization
 import Testing
 

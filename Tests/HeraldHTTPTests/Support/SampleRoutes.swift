@@ -1,5 +1,5 @@
-import HeraldTestSupport
 import HeraldHTTP
+import HeraldTestSupport
 
 /// A body with nested members and an enum, as the service's own bodies look.
 struct SampleBody: Codable, Equatable {
