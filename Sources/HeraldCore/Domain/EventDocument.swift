@@ -22,24 +22,22 @@ public enum EventDocument {
             key(name)
             JSONValue.writeString(value, into: &out)
         }
+        func json(_ name: StaticString, _ value: JSONValue?) {
+            guard let value else { return }
+            key(name)
+            value.write(into: &out)
+        }
         string("actor", event.actor)
         string("actor_name", event.actorName)
         string("category", event.category)
-        if let ciphertext = event.ciphertext {
-            key("ciphertext")
-            ciphertext.json.write(into: &out)
-        }
+        json("ciphertext", event.ciphertext?.json)
         string("collapse_key", event.collapseKey)
-        key("data")
-        JSONValue.object(event.data).write(into: &out)
+        json("data", .object(event.data))
         string("id", event.id)
         string("image_url", event.imageURL)
         string("item_id", event.itemId)
         string("link", event.link)
-        if let update = event.liveActivity {
-            key("live_activity")
-            update.json.write(into: &out)
-        }
+        json("live_activity", event.liveActivity?.json)
         string("occurred_at", ISO8601.format(event.occurredAt))
         key("recipients")
         out.append(UInt8(ascii: "{"))
