@@ -109,7 +109,8 @@ extension JSONValue {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    static func writeString(_ string: String, into out: inout [UInt8]) {
+    /// Appends `string` as a JSON string, quoted and escaped as every string of a serialized value is.
+    public static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var copy = string
         copy.withUTF8 { bytes in
