@@ -12,10 +12,7 @@ public enum EventDocument {
         func key(_ name: StaticString) {
             out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
             first = false
-            out.append(UInt8(ascii: "\""))
-            out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-            out.append(UInt8(ascii: "\""))
-            out.append(UInt8(ascii: ":"))
+            JSONValue.writeKey(name, into: &out)
         }
         func string(_ name: StaticString, _ value: String?) {
             guard let value else { return }

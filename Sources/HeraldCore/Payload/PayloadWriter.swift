@@ -28,10 +28,7 @@ struct PayloadWriter {
     mutating func key(_ name: StaticString) {
         if !atObjectStart { bytes.append(UInt8(ascii: ",")) }
         atObjectStart = false
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        JSONValue.writeKey(name, into: &bytes)
     }
 
     /// A string value, escaped as `JSONValue` escapes it.

@@ -23,10 +23,7 @@ extension EventsAPI {
             func key(_ name: StaticString) {
                 if !first { out.append(UInt8(ascii: ",")) }
                 first = false
-                out.append(UInt8(ascii: "\""))
-                out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-                out.append(UInt8(ascii: "\""))
-                out.append(UInt8(ascii: ":"))
+                JSONValue.writeKey(name, into: &out)
             }
             out.append(UInt8(ascii: "{"))
             if let acceptedAt = result.acceptedAt {
