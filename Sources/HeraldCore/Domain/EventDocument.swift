@@ -6,24 +6,18 @@ public enum EventDocument {
     /// member in the order of the keys' bytes, as `JSONValue` sorts an object's keys, with no tree but the values
     /// that are JSON already (`data`, a ciphertext, a Live Activity update): ingest writes one per event.
     public static func encode(_ event: Event) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(256)
-        var first = true
-        func key(_ name: StaticString) {
-            out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
-            first = false
-            JSONValue.writeKey(name, into: &out)
-        }
+        var writer = JSONWriter(capacity: 256)
         func string(_ name: StaticString, _ value: String?) {
             guard let value else { return }
-            key(name)
-            JSONValue.writeString(value, into: &out)
+            writer.key(name)
+            writer.string(value)
         }
         func json(_ name: StaticString, _ value: JSONValue?) {
             guard let value else { return }
-            key(name)
-            value.write(into: &out)
+            writer.key(name)
+            writer.json(value)
         }
+        writer.openObject()
         string("actor", event.actor)
         string("actor_name", event.actorName)
         string("category", event.category)
@@ -36,27 +30,16 @@ public enum EventDocument {
         string("link", event.link)
         json("live_activity", event.liveActivity?.json)
         string("occurred_at", ISO8601.format(event.occurredAt))
-        key("recipients")
-        out.append(UInt8(ascii: "{"))
-        if let topic = event.recipients.topic {
-            JSONValue.writeString("topic", into: &out)
-            out.append(UInt8(ascii: ":"))
-            JSONValue.writeString(topic, into: &out)
-            out.append(UInt8(ascii: ","))
-        }
-        JSONValue.writeString("user_ids", into: &out)
-        out.append(UInt8(ascii: ":"))
-        out.append(UInt8(ascii: "["))
-        for (index, userId) in event.recipients.userIds.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            JSONValue.writeString(userId, into: &out)
-        }
-        out.append(UInt8(ascii: "]"))
-        out.append(UInt8(ascii: "}"))
+        writer.key("recipients")
+        writer.openObject()
+        string("topic", event.recipients.topic)
+        writer.key("user_ids")
+        writer.strings(event.recipients.userIds)
+        writer.closeObject()
         string("source", event.source)
         string("thread_id", event.threadId)
-        out.append(UInt8(ascii: "}"))
-        return String(decoding: out, as: UTF8.self)
+        writer.closeObject()
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     /// The event a stored document holds, or nil when it does not decode: `source`, `id`, `category` and

@@ -109,16 +109,8 @@ extension JSONValue {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// Appends `"name":`, an object member's key that needs no escaping (a fixed word of the caller's).
-    public static func writeKey(_ name: StaticString, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        out.append(UInt8(ascii: "\""))
-        out.append(UInt8(ascii: ":"))
-    }
-
     /// Appends `string` as a JSON string, quoted and escaped as every string of a serialized value is.
-    public static func writeString(_ string: String, into out: inout [UInt8]) {
+    static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var copy = string
         copy.withUTF8 { bytes in

@@ -4,7 +4,7 @@ extension APNsPayload {
     /// The alert or digest body with the given (possibly shortened) text: the same bytes as
     /// `document(for:title:body:).serialized()`.
     static func alertBody(for content: PushContent, title: String?, body: String?) -> [UInt8] {
-        var writer = PayloadWriter()
+        var writer = JSONWriter()
         writer.openObject()
         writer.key("aps")
         writeAps(content, title: title, body: body, alert: true, into: &writer)
@@ -18,7 +18,7 @@ extension APNsPayload {
     /// The `aps` object of a visible push, keys in byte order; `alert` false leaves the alert text out (FCM
     /// carries it in its own `notification`).
     static func writeAps(
-        _ content: PushContent, title: String?, body: String?, alert: Bool, into writer: inout PayloadWriter
+        _ content: PushContent, title: String?, body: String?, alert: Bool, into writer: inout JSONWriter
     ) {
         writer.openObject()
         if alert, title != nil || body != nil {
@@ -68,7 +68,7 @@ extension APNsPayload {
     /// The ciphertext (`enc`, or `fetch`), the image (`img`) and the link (`link`) among Herald's keys, at their
     /// slots.
     static func writeMedia(
-        _ content: PushContent, at slot: PayloadWriter.HeraldKeySlot, into writer: inout PayloadWriter
+        _ content: PushContent, at slot: JSONWriter.HeraldKeySlot, into writer: inout JSONWriter
     ) {
         switch slot {
         case .afterCursor:

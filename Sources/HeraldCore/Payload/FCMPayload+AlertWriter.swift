@@ -4,7 +4,7 @@ extension FCMPayload {
     /// `document(for:token:title:body:).serialized()`.
     static func alertBody(for content: PushContent, token: String, title: String?, body: String?) -> [UInt8] {
         let appBuilds = content.mode == .app
-        var writer = PayloadWriter(capacity: 1_024)
+        var writer = JSONWriter(capacity: 1_024)
         writer.openObject()
         writer.key("message")
         writer.openObject()
@@ -65,7 +65,7 @@ extension FCMPayload {
     }
 
     /// `android.notification`, keys in byte order.
-    private static func writeAndroidNotification(_ content: PushContent, into writer: inout PayloadWriter) {
+    private static func writeAndroidNotification(_ content: PushContent, into writer: inout JSONWriter) {
         writer.key("notification")
         writer.openObject()
         if let channel = content.androidChannelId {
@@ -88,7 +88,7 @@ extension FCMPayload {
     }
 
     /// `apns.headers`: the APNs content headers of a visible push, keys in byte order.
-    private static func writeAPNsHeaders(_ content: PushContent, into writer: inout PayloadWriter) {
+    private static func writeAPNsHeaders(_ content: PushContent, into writer: inout JSONWriter) {
         writer.openObject()
         if let collapseId = content.collapseId {
             writer.key("apns-collapse-id")
@@ -105,7 +105,7 @@ extension FCMPayload {
 
     /// `data`: Herald's keys as strings, the badge and, in `app` mode, the fallback text; keys in byte order.
     private static func writeData(
-        _ content: PushContent, fallbackTitle: String?, fallbackBody: String?, into writer: inout PayloadWriter
+        _ content: PushContent, fallbackTitle: String?, fallbackBody: String?, into writer: inout JSONWriter
     ) {
         writer.openObject()
         if let badge = content.badge {

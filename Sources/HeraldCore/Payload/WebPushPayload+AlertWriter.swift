@@ -4,7 +4,7 @@ extension WebPushPayload {
     /// `document(for:title:body:).serialized()`, whose keys interleave Herald's own with the service worker's.
     static func alertBody(for content: PushContent, title: String?, body: String?) -> [UInt8] {
         let navigate = declarativeNavigate(for: content, title: title)
-        var writer = PayloadWriter()
+        var writer = JSONWriter()
         writer.openObject()
         writer.declarativeAppBadge(content, navigate: navigate)
         writer.key("app_builds")

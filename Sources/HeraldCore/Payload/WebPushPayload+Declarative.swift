@@ -44,7 +44,7 @@ extension WebPushPayload {
 }
 
 /// The declarative members written directly, each where it sorts among the body's other keys.
-extension PayloadWriter {
+extension JSONWriter {
     /// `app_badge`, the first key of a declarative body.
     mutating func declarativeAppBadge(_ content: PushContent, navigate: String?) {
         guard navigate != nil, let badge = content.badge else { return }

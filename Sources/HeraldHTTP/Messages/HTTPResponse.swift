@@ -45,7 +45,14 @@ public struct HTTPResponse: Sendable {
     public static func json(
         _ value: JSONValue, status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders()
     ) -> HTTPResponse {
-        var response = HTTPResponse(status: status, headers: headers, body: value.serialized())
+        json(text: value.serialized(), status: status, headers: headers)
+    }
+
+    /// A JSON response of text written already (by a `JSONWriter`, say).
+    public static func json(
+        text: [UInt8], status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders()
+    ) -> HTTPResponse {
+        var response = HTTPResponse(status: status, headers: headers, body: text)
         response.headers.set("Content-Type", "application/json")
         return response
     }

@@ -16,37 +16,31 @@ extension EventsAPI {
 
         var status: IngestBatch.Status { result.status }
 
-        /// Appends the result's object: `index`, `source`, `id`, `status`, `accepted_at` when known, and `errors`
-        /// for an invalid event, in the order of the keys' bytes (as a serialized JSON tree orders them).
-        func write(into out: inout [UInt8]) {
-            var first = true
-            func key(_ name: StaticString) {
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                JSONValue.writeKey(name, into: &out)
-            }
-            out.append(UInt8(ascii: "{"))
+        /// Writes the result's object: `index`, `source`, `id`, `status`, `accepted_at` when known, and `errors`
+        /// for an invalid event, keys in byte order.
+        func write(into writer: inout JSONWriter) {
+            writer.openObject()
             if let acceptedAt = result.acceptedAt {
-                key("accepted_at")
-                JSONValue.writeString(ISO8601.format(acceptedAt), into: &out)
+                writer.key("accepted_at")
+                writer.string(ISO8601.format(acceptedAt))
             }
             if status == .invalid {
-                key("errors")
-                out.append(contentsOf: JSONValue.array(result.errors.map(\.json)).serialized())
+                writer.key("errors")
+                writer.json(.array(result.errors.map(\.json)))
             }
             if let id = result.id {
-                key("id")
-                JSONValue.writeString(id, into: &out)
+                writer.key("id")
+                writer.string(id)
             }
-            key("index")
-            out.append(contentsOf: String(index).utf8)
+            writer.key("index")
+            writer.int(index)
             if let source = result.source {
-                key("source")
-                JSONValue.writeString(source, into: &out)
+                writer.key("source")
+                writer.string(source)
             }
-            key("status")
-            JSONValue.writeString(status.rawValue, into: &out)
-            out.append(UInt8(ascii: "}"))
+            writer.key("status")
+            writer.string(status.rawValue)
+            writer.closeObject()
         }
 
         /// The body of a single event's 202 or 200.
@@ -82,16 +76,23 @@ extension EventsAPI {
 
         /// `{"accepted":…,"duplicates":…,"rejected":…,"results":[…]}`, compact, keys in byte order.
         var body: [UInt8] {
-            var out: [UInt8] = []
-            out.reserveCapacity(64 + results.count * 120)
-            out.append(contentsOf: "{\"accepted\":\(accepted),\"duplicates\":\(duplicates),".utf8)
-            out.append(contentsOf: "\"rejected\":\(rejected),\"results\":[".utf8)
-            for (position, result) in results.enumerated() {
-                if position > 0 { out.append(UInt8(ascii: ",")) }
-                result.write(into: &out)
+            var writer = JSONWriter(capacity: 64 + results.count * 120)
+            writer.openObject()
+            writer.key("accepted")
+            writer.int(accepted)
+            writer.key("duplicates")
+            writer.int(duplicates)
+            writer.key("rejected")
+            writer.int(rejected)
+            writer.key("results")
+            writer.openArray()
+            for result in results {
+                writer.nextElement()
+                result.write(into: &writer)
             }
-            out.append(contentsOf: "]}".utf8)
-            return out
+            writer.closeArray()
+            writer.closeObject()
+            return writer.bytes
         }
     }
 

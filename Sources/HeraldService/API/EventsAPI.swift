@@ -89,11 +89,8 @@ enum EventsAPI {
 
     static func batchResponse(_ results: [IngestResult], events: [(Tree, String)]) throws -> HTTPResponse {
         let summary = BatchResult(results: results)
-        if summary.accepted > 0 || summary.duplicates > 0 {
-            var response = HTTPResponse(status: summary.accepted > 0 ? .accepted : .ok, body: summary.body)
-            response.headers.set("Content-Type", "application/json")
-            return response
-        }
+        if summary.accepted > 0 { return HTTPResponse.json(text: summary.body, status: .accepted) }
+        if summary.duplicates > 0 { return HTTPResponse.json(text: summary.body, status: .ok) }
         var errors: [FieldError] = []
         for (result, (_, prefix)) in zip(results, events) {
             errors += result.result.problems.map { $0.under(prefix) }

@@ -56,7 +56,7 @@ import Testing
 
     @Test(arguments: [0, 7, -7, 9_999_999_999, 10_000_000_000, Int.max, Int.min])
     func integersAreWrittenAsSwiftPrintsThem(_ value: Int) {
-        var writer = PayloadWriter()
+        var writer = JSONWriter()
         writer.int(value)
         #expect(writer.bytes == Array(String(value).utf8))
     }

@@ -1,5 +1,5 @@
 /// Herald's own keys written directly, for the platforms whose alert bodies carry them beside their own keys.
-extension PayloadWriter {
+extension JSONWriter {
     /// Where a platform's own keys sort among Herald's, so `heraldKeys` can hand over to the platform there.
     enum HeraldKeySlot {
         /// Between `cursor` and `item` (Herald's `enc` and `fetch`; FCM's `fallback_body`, `fallback_title` and
@@ -18,7 +18,7 @@ extension PayloadWriter {
     /// at each slot where a platform's keys sort between them; `quoted` writes numbers as strings (FCM `data`).
     mutating func heraldKeys(
         _ content: PushContent, quoted: Bool,
-        platform: (HeraldKeySlot, inout PayloadWriter) -> Void = { _, _ in }
+        platform: (HeraldKeySlot, inout JSONWriter) -> Void = { _, _ in }
     ) {
         key("cat")
         string(content.categoryId)
