@@ -76,6 +76,36 @@ struct ICUZoneDirectoryTests {
         #expect(sums.count == threads && Set(sums).count == 1)
     }
 
+    @Test("A zone's rules are built once, however many threads first ask for it at once")
+    func buildsOnce() throws {
+        ZoneTestSupport.requireCurrentData()
+        let directory = ICUZoneDirectory()
+        // Aliases and canonical ids of three zones, each thread in its own order.
+        let ids = ["Europe/Berlin", "US/Eastern", "America/New_York", "Asia/Calcutta", "Asia/Kolkata", "Europe/Berlin"]
+        let threads = 6
+        let ready = Atomic<Int>(0)
+        let instances = Mutex<Set<ObjectIdentifier>>([])
+        let done = DispatchGroup()
+        for index in 0..<threads {
+            done.enter()
+            Thread.detachNewThread {
+                defer { done.leave() }
+                // Every thread starts asking when all are running, so that their first lookups race.
+                ready.add(1, ordering: .relaxed)
+                while ready.load(ordering: .relaxed) < threads {}
+                for step in 0..<ids.count {
+                    let id = ids[(step + index) % ids.count]
+                    guard let rules = try? directory.rules(for: id) else { continue }
+                    instances.withLock { _ = $0.insert(ObjectIdentifier(rules)) }
+                }
+            }
+        }
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(directory.buildCount == 3)
+        #expect(instances.withLock { $0.count } == 3)
+        #expect(try directory.rules(for: "US/Eastern") === directory.rules(for: "America/New_York"))
+    }
+
     @Test("Instants beyond the table horizon are answered by ICU itself")
     func beyondHorizon() throws {
         ZoneTestSupport.requireCurrentData()
