@@ -7,19 +7,25 @@ public enum ISO8601 {
     /// The instant as text.
     public static func format(_ date: Date) -> String {
         let seconds = date.timeIntervalSince1970
-        if let text = formatOwnForm(seconds) { return text }
+        if let text = formatOwnForm(date) { return text }
         let style = seconds.rounded(.down) == seconds ? plainStyle : fractionalStyle
         return date.formatted(style)
     }
 
-    /// `format` for instants of years 1970–9999, written directly: the milliseconds are the fraction's first three
-    /// digits, cut rather than rounded, as Foundation writes them. Ingest writes two per event (the stored
+    /// `format` for instants of years 1970–9999, written directly, to the byte as Foundation writes them: whether
+    /// there is a fraction is decided on the seconds since 1970, as `format` chooses Foundation's style, but the
+    /// digits come from the seconds since the reference date, the value a `Date` holds, whose fraction is cut to
+    /// milliseconds, never rounded. (Seconds since 1970 are that value plus 978,307,200, rounded to a `Double`,
+    /// which can carry the fraction over a millisecond or a whole second.) Ingest writes two per event (the stored
     /// document's and the answer's) and the API one per date it shows; nil outside those years.
-    static func formatOwnForm(_ seconds: Double) -> String? {
+    static func formatOwnForm(_ date: Date) -> String? {
+        let seconds = date.timeIntervalSince1970
         guard seconds >= 0, seconds < 253_402_300_800 else { return nil }
-        let whole = seconds.rounded(.down)
-        let fractional = whole != seconds
-        let total = Int(whole)
+        let fractional = seconds.rounded(.down) != seconds
+        let sinceReference = date.timeIntervalSinceReferenceDate
+        let whole = sinceReference.rounded(.down)
+        let total = Int(whole) + Int(Date.timeIntervalBetween1970AndReferenceDate)
+        guard total >= 0, total < 253_402_300_800 else { return nil }
         let date = CivilCalendar.date(days: total / 86_400)
         let second = total % 86_400
         return String(unsafeUninitializedCapacity: fractional ? 24 : 20) { out in
@@ -46,7 +52,7 @@ public enum ISO8601 {
                 return 20
             }
             out[19] = UInt8(ascii: ".")
-            put(Int(((seconds - whole) * 1_000).rounded(.down)), 3, at: 20)
+            put(min(999, Int(((sinceReference - whole) * 1_000).rounded(.down))), 3, at: 20)
             out[23] = UInt8(ascii: "Z")
             return 24
         }
@@ -63,7 +69,8 @@ public enum ISO8601 {
     /// valid date and time of years 1970–9999, computed directly; nil for any other text, which `parse` leaves to
     /// Foundation. Every stored event is in this form, and a worker reads each one back: this costs a small part
     /// of Foundation's parse. The instant is built from the reference date as Foundation builds it, so both give
-    /// the same `Date`, to the last bit.
+    /// the same `Date`, to the last bit; except within 2^22 seconds (about 48 days) of the reference date, where a
+    /// fraction's last bit can come out otherwise, so those texts are left to Foundation too.
     static func parseOwnForm(_ text: String) -> Date? {
         var text = text
         return text.withUTF8 { bytes -> Date? in
@@ -93,9 +100,13 @@ public enum ISO8601 {
             let days = CivilCalendar.days(year: year, month: month, day: day)
             let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
             let sinceReference = Double(seconds - Int(Date.timeIntervalBetween1970AndReferenceDate))
+            guard milliseconds == 0 || abs(sinceReference) >= Self.exactFractionsFrom else { return nil }
             return Date(timeIntervalSinceReferenceDate: sinceReference + Double(milliseconds) / 1_000)
         }
     }
+
+    /// The distance from the reference date (2^22 s) beyond which a fraction built here equals Foundation's.
+    static let exactFractionsFrom: Double = 4_194_304
 
     private static let plainStyle = Date.ISO8601FormatStyle()
     private static let fractionalStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)

@@ -11,6 +11,21 @@ import Testing
         (try? foundationPlain.parse(text)) ?? (try? foundationFractional.parse(text))
     }
 
+    /// An instant as Foundation writes it, in the style `ISO8601.format` chooses.
+    static func foundation(_ instant: Date) -> String {
+        let seconds = instant.timeIntervalSince1970
+        return instant.formatted(seconds.rounded(.down) == seconds ? foundationPlain : foundationFractional)
+    }
+
+    /// A fixed sequence of pseudo-random numbers, so every run checks the same values.
+    struct Generator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 1
+        }
+    }
+
     /// Herald's own form, read directly, gives exactly the `Date` Foundation gives, over instants from 1970 to
     /// 9999 with and without milliseconds (a fixed generator, so every run checks the same 20,000).
     @Test func theOwnFormReadsAsFoundationReadsIt() throws {
@@ -34,11 +49,7 @@ import Testing
     /// Instants of 1970–9999 are written as Foundation writes them (whole seconds, exact milliseconds and any
     /// fraction at all, cut to milliseconds), and the others are still written by Foundation.
     @Test func theOwnFormIsWrittenAsFoundationWritesIt() {
-        func foundation(_ instant: Date) -> String {
-            let seconds = instant.timeIntervalSince1970
-            return instant.formatted(
-                seconds.rounded(.down) == seconds ? Self.foundationPlain : Self.foundationFractional)
-        }
+        let foundation = { (instant: Date) in Self.foundation(instant) }
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
         for index in 0..<30_000 {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -51,7 +62,7 @@ import Testing
             // A `Date` keeps its time from 2001, so the instant's seconds since 1970 are not always `seconds`.
             let instant = Date(timeIntervalSince1970: seconds)
             #expect(ISO8601.format(instant) == foundation(instant), "\(seconds)")
-            #expect(ISO8601.formatOwnForm(instant.timeIntervalSince1970) != nil)
+            #expect(ISO8601.formatOwnForm(instant) != nil)
         }
         for seconds in [0, 0.001, 0.9999, 1_796_115_600.25, 253_402_300_799, 253_402_300_799.999] {
             #expect(
@@ -59,11 +70,64 @@ import Testing
             )
         }
         for seconds in [-0.5, -86_400, 253_402_300_800] {
-            #expect(ISO8601.formatOwnForm(seconds) == nil)
+            #expect(ISO8601.formatOwnForm(Date(timeIntervalSince1970: seconds)) == nil)
             #expect(
                 ISO8601.format(Date(timeIntervalSince1970: seconds)) == foundation(Date(timeIntervalSince1970: seconds))
             )
         }
+    }
+
+    /// The dates Herald formats are mostly read from text or taken from the clock, and a `Date` holds seconds since
+    /// 2001: those are written as Foundation writes them too, where the seconds since 1970 (rounded to a `Double`)
+    /// would carry a fraction over a millisecond or a whole second.
+    @Test func parsedAndClockDatesAreWrittenAsFoundationWritesThem() throws {
+        var generator = Generator(state: 0x1234_5678_9ABC_DEF1)
+        for _ in 0..<20_000 {
+            let milliseconds = Int(generator.next() % 253_402_300_799_000)
+            let text = ISO8601.format(Date(timeIntervalSince1970: Double(milliseconds / 1_000)))
+                .replacingOccurrences(of: "Z", with: String(format: ".%03dZ", milliseconds % 1_000))
+            let parsed = try #require(ISO8601.parse(text))
+            let old = try #require(Self.foundation(text))
+            #expect(ISO8601.format(parsed) == Self.foundation(old), "\(text)")
+        }
+        for _ in 0..<20_000 {
+            // Around now and the coming decades, as `Date()` gives them, to the last bit.
+            let sinceReference = 700_000_000 + Double(generator.next() % (1 << 53)) / Double(1 << 53) * 400_000_000
+            let instant = Date(timeIntervalSinceReferenceDate: sinceReference)
+            #expect(ISO8601.format(instant) == Self.foundation(instant), "\(sinceReference)")
+        }
+        for sinceReference in [
+            799_999_999.999_999_9, 794_351_101.270_000_1, 825_879_515.525, 799_999_999.999_999_9.nextDown,
+            800_000_000.0.nextDown, 800_000_000, 800_000_000.0.nextUp, -978_307_200, -978_307_199.999,
+        ] {
+            let instant = Date(timeIntervalSinceReferenceDate: sinceReference)
+            #expect(ISO8601.format(instant) == Self.foundation(instant), "\(sinceReference)")
+        }
+        #expect(ISO8601.format(try #require(ISO8601.parse("2053-06-06T10:01:24.733Z"))) == "2053-06-06T10:01:24.733Z")
+    }
+
+    /// Within 2^22 seconds of 2001-01-01 a fraction built directly can differ from Foundation's in its last bit,
+    /// so those texts are read by Foundation; just outside, directly, and the same.
+    @Test func textsNearTheReferenceDateAreReadAsFoundationReadsThem() throws {
+        var generator = Generator(state: 0x0F1E_2D3C_4B5A_6978)
+        let reference = Date(timeIntervalSinceReferenceDate: 0).timeIntervalSince1970
+        let window = ISO8601.exactFractionsFrom
+        for index in 0..<20_000 {
+            let offset = Double(generator.next() % UInt64(2 * window * 1_000)) / 1_000 - window
+            let edge = index.isMultiple(of: 4) ? (offset < 0 ? -window - 1 : window) + offset / window : offset
+            let text = ISO8601.format(Date(timeIntervalSince1970: reference + edge))
+            let expected = try #require(Self.foundation(text))
+            let parsed = try #require(ISO8601.parse(text))
+            #expect(
+                parsed.timeIntervalSinceReferenceDate.bitPattern == expected.timeIntervalSinceReferenceDate.bitPattern,
+                "\(text)")
+            if text.count == 24 && abs(expected.timeIntervalSinceReferenceDate) < window - 1 {
+                #expect(ISO8601.parseOwnForm(text) == nil, "\(text)")
+            }
+        }
+        #expect(ISO8601.parseOwnForm("2001-01-11T21:11:26.180Z") == nil)
+        #expect(ISO8601.parseOwnForm("2001-01-11T21:11:26Z") != nil)
+        #expect(ISO8601.parseOwnForm("2001-03-01T00:00:00.500Z") != nil)
     }
 
     /// Every other text goes to Foundation: offsets, other fractions, years before 1970, and dates or times out
