@@ -1,3 +1,5 @@
+import Glibc
+
 /// The rows and columns of one statement's result, copied out of libpq so it can cross threads.
 public struct PostgresResult: Sendable, RandomAccessCollection {
     /// Column names in result order.
@@ -13,7 +15,8 @@ public struct PostgresResult: Sendable, RandomAccessCollection {
         let cells: [String?]
         /// Column positions by name, in an open-addressed table of a power-of-two size at least twice the columns
         /// (-1 for an empty slot). Rows are read by name cell by cell, and a name's length and first and last
-        /// bytes find its slot for a fraction of what a dictionary's full hash of the name costs.
+        /// bytes find its slot for a fraction of what a dictionary's full hash of the name costs. Names match byte
+        /// for byte, as PostgreSQL matches them: two spellings of one accented letter are two names.
         private let slots: [Int]
 
         init(columns: [String], cells: [String?]) {
@@ -25,7 +28,7 @@ public struct PostgresResult: Sendable, RandomAccessCollection {
             for (position, name) in columns.enumerated() {
                 var slot = Self.slot(of: name, size: size)
                 // The first of a repeated name keeps it.
-                while slots[slot] >= 0, columns[slots[slot]] != name { slot = (slot + 1) & (size - 1) }
+                while slots[slot] >= 0, !Self.same(columns[slots[slot]], name) { slot = (slot + 1) & (size - 1) }
                 if slots[slot] < 0 { slots[slot] = position }
             }
             self.slots = slots
@@ -35,10 +38,22 @@ public struct PostgresResult: Sendable, RandomAccessCollection {
         func position(of name: String) -> Int? {
             var slot = Self.slot(of: name, size: slots.count)
             while slots[slot] >= 0 {
-                if columns[slots[slot]] == name { return slots[slot] }
+                if Self.same(columns[slots[slot]], name) { return slots[slot] }
                 slot = (slot + 1) & (slots.count - 1)
             }
             return nil
+        }
+
+        /// Whether two names have the same UTF-8 bytes (`==` on strings would also match other spellings of the
+        /// same text, which hash to other slots).
+        @inline(__always)
+        private static func same(_ a: String, _ b: String) -> Bool {
+            let equal = a.utf8.withContiguousStorageIfAvailable { x in
+                b.utf8.withContiguousStorageIfAvailable { y in
+                    x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
+                }
+            }
+            return equal.flatMap { $0 } ?? a.utf8.elementsEqual(b.utf8)
         }
 
         private static func slot(of name: String, size: Int) -> Int {

@@ -35,6 +35,24 @@ import Testing
         #expect(throws: PostgresError.self) { try row.text("ö_x") }
     }
 
+    /// Names match byte for byte, as PostgreSQL matches them: "café" spelled with one code point and with a
+    /// combining accent are two columns, each found by its own spelling only.
+    @Test func namesMatchByteForByte() throws {
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        let one = PostgresResult(columns: ["id", composed], cells: ["u1", "x"], affectedRows: 1)[0]
+        #expect(try one.text(composed) == "x")
+        #expect(throws: PostgresError.self) { try one.text(decomposed) }
+        let both = PostgresResult(columns: [decomposed, composed], cells: ["d", "c"], affectedRows: 1)[0]
+        #expect(try both.text(composed) == "c")
+        #expect(try both.text(decomposed) == "d")
+        // The same marks in the other order: equal as Swift strings, with the same length and end bytes (one slot).
+        let marks = ["a\u{301}\u{316}x", "a\u{316}\u{301}x"]
+        let reordered = PostgresResult(columns: marks, cells: ["1", "2"], affectedRows: 1)[0]
+        #expect(try reordered.text(marks[0]) == "1")
+        #expect(try reordered.text(marks[1]) == "2")
+    }
+
     @Test func anUnknownNameIsADecodingErrorNamingIt() {
         #expect {
             try Self.result[0].text("missing")
