@@ -9,23 +9,20 @@ extension PostgresConnection {
     /// it is thrown with its `statementIndex`.
     public func pipeline(_ statements: [BoundQuery]) throws -> [PostgresResult] {
         guard !statements.isEmpty else { return [] }
+        let values = try statements.map { try Self.encode($0.parameters) }
         // Named statements are prepared before the batch (once per session), so the batch itself only executes.
-        let prepared = try statements.map { try prepare($0.query, parameterCount: $0.parameters.count) }
-        let values = try zip(statements, prepared).map {
-            try PostgresParameters($0.parameters, binaryTextArrays: $1?.textArrays ?? [])
-        }
+        let names = try zip(statements, values).map { try preparedName(for: $0.query, parameterCount: $1.count) }
         guard PQenterPipelineMode(handle) == 1 else { throw connectionError() }
         // Non-blocking writes: a large batch in blocking mode can deadlock once both socket buffers are full.
         PQsetnonblocking(handle, 1)
         let outcome = Result { () throws(PostgresError) -> [PostgresResult] in
             for index in statements.indices {
-                let sent = values[index].withPointers { pointers, lengths, formats in
+                let sent = Self.withParameterPointers(values[index]) { pointers in
                     let count = Int32(values[index].count)
-                    if let name = prepared[index]?.name {
-                        return PQsendQueryPrepared(handle, name, count, pointers, lengths, formats, 0)
+                    if let name = names[index] {
+                        return PQsendQueryPrepared(handle, name, count, pointers, nil, nil, 0)
                     }
-                    return PQsendQueryParams(
-                        handle, statements[index].query.sql, count, nil, pointers, lengths, formats, 0)
+                    return PQsendQueryParams(handle, statements[index].query.sql, count, nil, pointers, nil, nil, 0)
                 }
                 guard sent == 1 else { throw connectionError() }
                 try pumpOutput(waitUntilFlushed: false)

@@ -5,15 +5,8 @@ import Glibc
 public final class PostgresConnection {
     /// The libpq handle; `PQfinish` in `deinit`.
     let handle: OpaquePointer
-    /// A statement prepared in this session: its text, and which of its parameters the server typed `text[]`.
-    struct PreparedStatement {
-        let name: String
-        let sql: String
-        let textArrays: [Bool]
-    }
-
-    /// Prepared statements by name, so each named query is parsed once per session.
-    var preparedStatements: [String: PreparedStatement] = [:]
+    /// Prepared statement texts by name, so each named query is parsed once per session.
+    var preparedStatements: [String: String] = [:]
     /// Receives server notices (e.g. "relation already exists, skipping"); they are dropped when `nil`.
     public var noticeHandler: ((PostgresNotice) -> Void)?
 
@@ -63,13 +56,13 @@ public final class PostgresConnection {
     /// Runs one statement with bind parameters and returns its rows.
     @discardableResult
     public func query(_ query: Query, _ parameters: [(any PostgresEncodable)?] = []) throws -> PostgresResult {
-        let prepared = try prepare(query, parameterCount: parameters.count)
-        let values = try PostgresParameters(parameters, binaryTextArrays: prepared?.textArrays ?? [])
-        let result = values.withPointers { pointers, lengths, formats in
-            if let prepared {
-                return PQexecPrepared(handle, prepared.name, Int32(values.count), pointers, lengths, formats, 0)
+        let values = try Self.encode(parameters)
+        let statementName = try preparedName(for: query, parameterCount: values.count)
+        let result = Self.withParameterPointers(values) { pointers in
+            if let statementName {
+                return PQexecPrepared(handle, statementName, Int32(values.count), pointers, nil, nil, 0)
             }
-            return PQexecParams(handle, query.sql, Int32(values.count), nil, pointers, lengths, formats, 0)
+            return PQexecParams(handle, query.sql, Int32(values.count), nil, pointers, nil, nil, 0)
         }
         return try consume(result)
     }
@@ -85,24 +78,16 @@ public final class PostgresConnection {
         _ = try consume(PQexec(handle, query.sql))
     }
 
-    /// The statement to execute, prepared on first use; `nil` means run it unnamed. Preparing also asks the server
-    /// for the parameters' types, so that arrays bound to `text[]` can travel in binary (`PostgresParameters`).
-    func prepare(_ query: Query, parameterCount: Int) throws -> PreparedStatement? {
+    /// The statement name to execute, preparing it on first use; `nil` means run it unnamed.
+    func preparedName(for query: Query, parameterCount: Int) throws -> String? {
         guard query.isPreparable, let name = query.name else { return nil }
         if let known = preparedStatements[name] {
             // Two different texts under one name would be a programming error; run unnamed rather than wrong.
-            return known.sql == query.sql ? known : nil
+            return known == query.sql ? name : nil
         }
         _ = try consume(PQprepare(handle, name, query.sql, Int32(parameterCount), nil))
-        guard let described = PQdescribePrepared(handle, name) else { throw connectionError() }
-        defer { PQclear(described) }
-        guard PQresultStatus(described) == PGRES_COMMAND_OK else { throw error(from: described) }
-        let textArrays = (0..<PQnparams(described)).map {
-            PQparamtype(described, $0) == PostgresParameters.textArrayType
-        }
-        let statement = PreparedStatement(name: name, sql: query.sql, textArrays: textArrays)
-        preparedStatements[name] = statement
-        return statement
+        preparedStatements[name] = query.sql
+        return name
     }
 
     /// Converts a libpq result into rows, or into an error; always frees it.
@@ -153,6 +138,48 @@ public final class PostgresConnection {
         }
         let affected = Int(String(cString: PQcmdTuples(result))) ?? rowCount
         return PostgresResult(columns: columns, cells: cells, affectedRows: affected)
+    }
+
+    /// Renders parameters as text; a NUL byte cannot travel in a C string, nor be stored in PostgreSQL text.
+    static func encode(_ parameters: [(any PostgresEncodable)?]) throws -> [String?] {
+        try parameters.enumerated().map { index, parameter in
+            guard let text = parameter?.postgresText else { return nil }
+            if Self.containsNUL(text) {
+                throw PostgresError(kind: .invalidValue, message: "parameter $\(index + 1) contains a NUL byte")
+            }
+            return text
+        }
+    }
+
+    /// Whether the text holds a NUL byte, found with `memchr` over its UTF-8 bytes.
+    static func containsNUL(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
+            return memchr(base, 0, bytes.count) != nil
+        }
+    }
+
+    /// Lays all values out in one NUL-separated buffer and passes libpq an array of pointers into it.
+    static func withParameterPointers<R>(
+        _ values: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) throws -> R
+    ) rethrows -> R {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(values.reduce(0) { $0 + ($1?.utf8.count ?? 0) + 1 })
+        let offsets: [Int?] = values.map { value in
+            guard var value else { return nil }
+            let offset = buffer.count
+            value.withUTF8 { buffer.append(contentsOf: $0) }
+            buffer.append(0)
+            return offset
+        }
+        return try buffer.withUnsafeBytes { storage in
+            // Empty only when every value is NULL, so no offset needs the base then.
+            // Int8 and UInt8 may alias each other; the base is nil only when every value is NULL.
+            let base = storage.baseAddress?.assumingMemoryBound(to: CChar.self)
+            let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in offset.flatMap { base?.advanced(by: $0) } }
+            return try pointers.withUnsafeBufferPointer { try body($0.baseAddress) }
+        }
     }
 
 }
