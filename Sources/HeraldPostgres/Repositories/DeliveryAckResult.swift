@@ -15,7 +15,8 @@ public struct DeliveryAckResult: Sendable, Hashable {
 
     public var id: String
     public var status: Status
-    /// The delivery's state afterwards (`sent`, `queued`, `failed`, `dead_token`); `nil` unless `status` is `ok`.
+    /// The delivery's state afterwards (`sent`, `queued`, `failed`, `dead_token`, or `expired` for a retry whose device
+    /// was lost or whose coalesce key got a newer push); `nil` unless `status` is `ok`.
     public var state: String?
     /// For a retry: when it becomes available again.
     public var availableAt: Date?

@@ -4,7 +4,9 @@ extension DeliveryRepository {
     // A retry waits 5 s × 2^(attempts − 1), at most an hour, unless the consumer names a delay; after
     // `maxAttempts` the delivery fails for good. An ack applies only while the row still holds the lease it names:
     // once the lease ran out and the row was taken back (by the service's clock) or claimed by another consumer, the
-    // late ack matches no row and changes nothing (no state, no dead-token drop, no device deactivation).
+    // late ack matches no row and changes nothing (no state, no dead-token drop, no device deactivation). A retry
+    // whose device was lost, or whose coalesce key got a newer push, ends instead of going back to the queue
+    // (`0028_requeue_only_current_deliveries.sql`, which also clears `finished_at` for a row that goes back).
     static let ack = Query(
         name: "deliveries_ack",
         sql: """
@@ -16,7 +18,7 @@ extension DeliveryRepository {
                     THEN $1::timestamptz + make_interval(secs => COALESCE(a.retry_after,
                                                              least(3600, 5 * power(2, greatest(d.attempts - 1, 0)))))
                     ELSE d.available_at END,
-                finished_at = CASE WHEN a.outcome = 'retry' AND d.attempts < $2 THEN NULL ELSE $1::timestamptz END,
+                finished_at = $1::timestamptz,
                 detail = a.detail
             FROM unnest($3::text[], $4::text[], $5::text[], $6::double precision[], $7::text[])
                  AS a(id, outcome, detail, retry_after, lease_id)

@@ -5,11 +5,14 @@ extension DeliveryRepository {
     /// The most attempts a delivery gets; a retry after that fails it for good.
     public static let maxAttempts = 10
 
-    /// Leases that ran out go back to the queue (their consumer died or gave up).
+    /// Leases that ran out go back to the queue (their consumer died or gave up), unless their device was lost or
+    /// a newer push of their coalesce key came meanwhile: then they end (`0028_requeue_only_current_deliveries.sql`,
+    /// which clears `finished_at` for the rows that really go back).
     static let expireLeases = Query(
         name: "deliveries_expire_leases",
         sql: """
-            UPDATE deliveries SET state = 'queued', leased_until = NULL, lease_id = NULL, detail = 'lease expired'
+            UPDATE deliveries
+            SET state = 'queued', leased_until = NULL, lease_id = NULL, finished_at = $1, detail = 'lease expired'
             WHERE state = 'leased' AND leased_until <= $1
             RETURNING platform
             """)

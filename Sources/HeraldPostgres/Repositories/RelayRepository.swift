@@ -16,7 +16,8 @@ public enum RelayRepository {
         name: "deliveries_relay_released",
         sql: """
             UPDATE deliveries
-            SET state = 'queued', leased_until = NULL, lease_id = NULL, detail = 'relay publish not acknowledged'
+            SET state = 'queued', leased_until = NULL, lease_id = NULL, finished_at = $3,
+                detail = 'relay publish not acknowledged'
             WHERE id = ANY($1::text[]) AND state = 'leased' AND lease_id = $2
             """)
 
@@ -27,7 +28,7 @@ public enum RelayRepository {
         try connection.transaction { connection in
             if !relayed.isEmpty { try connection.execute(handedOff, [now, PipelineArray(relayed), leaseId]) }
             if !unacknowledged.isEmpty {
-                try connection.execute(released, [PipelineArray(unacknowledged), leaseId])
+                try connection.execute(released, [PipelineArray(unacknowledged), leaseId, now])
             }
         }
     }

@@ -19,6 +19,9 @@ struct StreamsRelayCrashTests {
         defer { cluster.shutDown() }
         let harness = try await PipelineHarness.make()
         defer { harness.close() }
+        // Rows whose lease ran out go back to the queue only while their device is still its user's.
+        try await harness.user("u1")
+        try await harness.device("i1", user: "u1")
         _ = try await harness.sql(
             """
             INSERT INTO deliveries (id, user_id, installation_id, platform, environment, token, kind, headers, body,
