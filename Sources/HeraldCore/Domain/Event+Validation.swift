@@ -50,13 +50,15 @@ extension Event {
                 FieldError(pointer: "/recipients", code: "required", message: "needs user_ids or a topic"))
         }
         if recipients.userIds.count > Self.maxUserIds {
+            // Too many to check one by one: the list itself is the error.
             errors.append(
                 FieldError(
                     pointer: "/recipients/user_ids", code: "too_many",
                     message: "at most \(Self.maxUserIds) user ids; use a topic"))
-        }
-        for (index, user) in recipients.userIds.enumerated() {
-            identifier(user, "/recipients/user_ids/\(index)")
+        } else {
+            for (index, user) in recipients.userIds.enumerated() {
+                identifier(user, "/recipients/user_ids/\(index)")
+            }
         }
         identifier(recipients.topic, "/recipients/topic")
         identifier(actor, "/actor")

@@ -10,6 +10,10 @@ public struct FieldError: Sendable, Hashable, Codable, CustomStringConvertible {
     /// For text the server parses (templates): where the problem is, counted in characters from the start.
     public var offset: Int?
 
+    /// The most errors an answer lists (for a request or for one event of a batch): an answer stays small whatever
+    /// the request holds, and the first ones are enough to mend it.
+    public static let listedAtMost = 100
+
     /// Responses call the explanation `detail`, as RFC 9457 problem documents do.
     enum CodingKeys: String, CodingKey {
         case pointer, code, message = "detail", offset

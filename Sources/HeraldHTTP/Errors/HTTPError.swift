@@ -63,12 +63,14 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
             pointer: pointer, errors: [FieldError(pointer: pointer, message: detail)])
     }
 
-    /// 422 naming several offending members.
+    /// 422 naming several offending members: the first `FieldError.listedAtMost` of them, so that an answer stays
+    /// small whatever the request holds.
     public static func invalidFields(_ errors: [FieldError]) -> HTTPError {
-        HTTPError(
+        let listed = errors.count > FieldError.listedAtMost ? ", the first \(FieldError.listedAtMost) listed" : ""
+        return HTTPError(
             status: .unprocessableContent, type: "validation-failed", title: "Validation failed",
-            detail: errors.count == 1 ? errors[0].message : "\(errors.count) members are invalid.",
-            pointer: errors.first?.pointer, errors: errors)
+            detail: errors.count == 1 ? errors[0].message : "\(errors.count) members are invalid\(listed).",
+            pointer: errors.first?.pointer, errors: Array(errors.prefix(FieldError.listedAtMost)))
     }
 
     /// 404 for a resource that does not exist.

@@ -40,6 +40,13 @@ public enum DeviceRepository {
             FROM moved
             RETURNING user_id
             """)
+    // Whether another user's installation holds the token (locked, so that the displacement after sees the same).
+    static let tokenOfAnotherUserQuery = Query(
+        name: "devices_token_of_another_user",
+        sql: """
+            SELECT 1 FROM devices WHERE platform = $1 AND token = $2 AND installation_id <> $3 AND user_id <> $4
+            FOR UPDATE
+            """)
     // The caller's user must exist: a client acting for a deleted user re-creates nothing.
     static let userLockQuery = Query(
         name: "devices_user_lock", sql: "SELECT 1 FROM users WHERE id = $1 FOR KEY SHARE")
@@ -125,6 +132,8 @@ public enum DeviceRepository {
         case unknownUser
         /// The installation belongs to another user, and a user's own app may not take it.
         case installationOfAnotherUser
+        /// The push token is another user's installation's, and a user's own app may not take it away.
+        case tokenOfAnotherUser
     }
 
     /// Registers `device` at `now`: takes its token away from any other installation, and creates or replaces the
@@ -152,6 +161,14 @@ public enum DeviceRepository {
                         guard !(try connection.query(userLockQuery, [device.userId]).isEmpty) else {
                             throw RegistrationRefusal.unknownUser
                         }
+                        // A user's app takes a token only from that user's own installations: otherwise one
+                        // account's app could silence another's phone and receive its pushes.
+                        guard
+                            try connection.query(
+                                tokenOfAnotherUserQuery,
+                                [device.platform.rawValue, device.token, device.installationId, device.userId]
+                            ).isEmpty
+                        else { throw RegistrationRefusal.tokenOfAnotherUser }
                     }
                     let displaced = try connection.query(
                         displaceQuery, [device.platform.rawValue, device.token, device.installationId, now]

@@ -64,7 +64,8 @@ enum MeReceiptsAPI {
         var errors: [FieldError] = []
         if body.receipts.isEmpty { errors.append(.init(pointer: "/receipts", message: "must not be empty")) }
         if body.receipts.count > maxReceipts {
-            errors.append(.init(pointer: "/receipts", message: "at most \(maxReceipts) receipts per request"))
+            // Too many to check one by one: the list itself is the error.
+            throw HTTPError.invalidField("/receipts", "at most \(maxReceipts) receipts per request")
         }
         for (index, receipt) in body.receipts.enumerated() {
             if !ReadsAPI.isIdentifier(receipt.notificationId) {

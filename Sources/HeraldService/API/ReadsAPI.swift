@@ -61,7 +61,8 @@ enum ReadsAPI {
             errors.append(FieldError(pointer: "", message: "name item_ids or a thread_id"))
         }
         if items.count > maxItems {
-            errors.append(FieldError(pointer: "/item_ids", message: "at most \(maxItems) items"))
+            // Too many to check one by one: the list itself is the error.
+            throw HTTPError.invalidField("/item_ids", "at most \(maxItems) items")
         }
         for (index, item) in items.enumerated() where !isIdentifier(item) {
             errors.append(FieldError(pointer: "/item_ids/\(index)", message: "must be 1 to 128 bytes"))

@@ -77,7 +77,9 @@ struct IncomingEvent: Sendable {
         if category == EventRepository.readCategory, event.itemId == nil, event.threadId == nil {
             reader.fail("/item_id", "a read names an item_id or a thread_id")
         }
-        guard reader.errors.isEmpty, source != nil, occurredAt != nil else { return .invalid(reader.errors) }
+        guard reader.errors.isEmpty, source != nil, occurredAt != nil else {
+            return .invalid(Array(reader.errors.prefix(FieldError.listedAtMost)))
+        }
         let document = EventDocument.encode(event)
         return .event(
             IncomingEvent(event: event, document: document, bodyHash: SHA256.hex(document)))
@@ -88,12 +90,17 @@ struct IncomingEvent: Sendable {
 struct EventFieldReader {
     let members: [String: HeraldHTTP.JSONValue]
     var errors: [FieldError] = []
+    /// The pointers of `errors`, so that asking for one costs the same however many there are.
+    private var failed: Set<String> = []
+
+    init(members: [String: HeraldHTTP.JSONValue]) { self.members = members }
 
     mutating func fail(_ pointer: String, _ detail: String) {
         errors.append(FieldError(pointer: pointer, message: detail))
+        failed.insert(pointer)
     }
 
-    func hasError(at pointer: String) -> Bool { errors.contains { $0.pointer == pointer } }
+    func hasError(at pointer: String) -> Bool { failed.contains(pointer) }
 
     /// A string member; null counts as absent.
     mutating func string(_ name: String, required: Bool = false) -> String? {

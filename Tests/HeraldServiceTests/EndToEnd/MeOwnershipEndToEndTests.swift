@@ -44,6 +44,16 @@ struct MeOwnershipEndToEndTests {
         #expect(taken.status == 409)
         #expect((Self.json(taken)["type"] as? String)?.hasSuffix("installation-of-another-user") == true)
         #expect(try await herald.request("DELETE", "/v1/me/devices/phone-bo", key: ana).status == 404)
+        // Nor is Bo's push token: a new installation of Ana's with it is a conflict too, and Bo keeps his phone.
+        let stolen = try await herald.request("PUT", "/v1/me/devices/phone-ana", json: Self.deviceBody(), key: ana)
+        #expect(stolen.status == 409)
+        #expect((Self.json(stolen)["type"] as? String)?.hasSuffix("token-of-another-user") == true)
+        #expect(try await herald.get("/v1/devices/phone-ana", key: admin).status == 404)
+        // A token moves between Ana's own installations (a reinstall).
+        let otherToken = #"{"platform":"apns","token":"\#(String(repeating: "cd", count: 32))","app_id":"com.x"}"#
+        #expect(try await herald.request("PUT", "/v1/me/devices/ana-old", json: otherToken, key: ana).status == 201)
+        #expect(try await herald.request("PUT", "/v1/me/devices/ana-new", json: otherToken, key: ana).status == 201)
+        #expect(try await herald.get("/v1/devices/ana-old", key: admin).status == 404)
         // Bo's mute is not Ana's to delete.
         #expect(try await herald.request("DELETE", "/v1/me/mutes/\(muteId)", key: ana).status == 404)
 
