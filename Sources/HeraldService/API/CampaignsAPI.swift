@@ -122,7 +122,9 @@ enum CampaignsAPI {
         let limit = try PageCursor.limit(request, defaultValue: defaultLimit, maximum: maxLimit)
         guard let cursor = request.query("cursor") else { return (limit, nil) }
         guard let after = SubscriberCursor.decode(cursor), CampaignRequest.isCampaignId(after) else {
-            throw HTTPError.badRequest("cursor is not one this API returned.", type: "invalid-query")
+            throw HTTPError(
+                status: .badRequest, type: "invalid-query", detail: "cursor is not one this API returned.",
+                pointer: "cursor")
         }
         return (limit, after)
     }

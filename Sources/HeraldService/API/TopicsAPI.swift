@@ -71,7 +71,9 @@ enum TopicsAPI {
         var after: String?
         if let cursor = request.query("cursor") {
             guard let userId = SubscriberCursor.decode(cursor) else {
-                throw HTTPError.badRequest("cursor is not one this API returned.", type: "invalid-query")
+                throw HTTPError(
+                    status: .badRequest, type: "invalid-query", detail: "cursor is not one this API returned.",
+                    pointer: "cursor")
             }
             after = userId
         }
