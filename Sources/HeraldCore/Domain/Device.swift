@@ -2,6 +2,10 @@ import Foundation
 
 /// One app installation able to receive pushes.
 public struct Device: Sendable, Hashable, Codable {
+    /// The most active devices a user holds: every event fans out to each of them, so one user's registrations
+    /// cannot multiply the work of every push sent to them.
+    public static let maxPerUser = 100
+
     /// The push service a device is reached through.
     public enum Platform: String, Sendable, Hashable, Codable, CaseIterable {
         case apns

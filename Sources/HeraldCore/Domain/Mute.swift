@@ -2,6 +2,9 @@ import Foundation
 
 /// A user's temporary or permanent silence for everything, one category or one thread.
 public struct Mute: Sendable, Hashable, Codable {
+    /// The most mutes a user has running at once: every decision for the user reads all of them.
+    public static let maxPerUser = 1_000
+
     /// What a mute covers.
     public enum Scope: String, Sendable, Hashable, Codable, CaseIterable {
         case all

@@ -47,6 +47,9 @@ public enum DeviceRepository {
             SELECT 1 FROM devices WHERE platform = $1 AND token = $2 AND installation_id <> $3 AND user_id <> $4
             FOR UPDATE
             """)
+    static let otherActiveDevicesQuery = Query(
+        name: "devices_other_active",
+        sql: "SELECT count(*) FROM devices WHERE user_id = $1 AND installation_id <> $2 AND active")
     // The caller's user must exist: a client acting for a deleted user re-creates nothing.
     static let userLockQuery = Query(
         name: "devices_user_lock", sql: "SELECT 1 FROM users WHERE id = $1 FOR KEY SHARE")
@@ -134,6 +137,8 @@ public enum DeviceRepository {
         case installationOfAnotherUser
         /// The push token is another user's installation's, and a user's own app may not take it away.
         case tokenOfAnotherUser
+        /// The user already holds `Device.maxPerUser` other active devices.
+        case tooManyDevices
     }
 
     /// Registers `device` at `now`: takes its token away from any other installation, and creates or replaces the
@@ -169,6 +174,10 @@ public enum DeviceRepository {
                                 [device.platform.rawValue, device.token, device.installationId, device.userId]
                             ).isEmpty
                         else { throw RegistrationRefusal.tokenOfAnotherUser }
+                    }
+                    let others = try connection.query(otherActiveDevicesQuery, [device.userId, device.installationId])
+                    guard try others.single().int(0) < Device.maxPerUser else {
+                        throw RegistrationRefusal.tooManyDevices
                     }
                     let displaced = try connection.query(
                         displaceQuery, [device.platform.rawValue, device.token, device.installationId, now]

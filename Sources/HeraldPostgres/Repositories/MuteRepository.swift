@@ -28,6 +28,12 @@ public enum MuteRepository {
                                   ELSE user_mutes.created_at END
             RETURNING id, scope, key, until, created_at, (xmax = 0) AS created
             """)
+    static let othersRunningQuery = Query(
+        name: "mutes_others_running",
+        sql: """
+            SELECT count(*) FROM user_mutes
+            WHERE user_id = $1 AND (until IS NULL OR until > $4) AND NOT (scope = $2 AND COALESCE(key, '') = $3)
+            """)
     static let activeQuery = Query(
         name: "mutes_active",
         sql: """
@@ -52,6 +58,14 @@ public enum MuteRepository {
             upsertQuery, [userId, request.scope.rawValue, request.key, request.until, now]
         ).single()
         return (try record(row), try row.bool("created"))
+    }
+
+    /// How many mutes of user `userId` run at `now` besides the one `request` would create or replace.
+    public static func othersRunning(
+        userId: String, besides request: MuteRequest, now: Date, on connection: PostgresConnection
+    ) throws -> Int {
+        try connection.query(othersRunningQuery, [userId, request.scope.rawValue, request.key ?? "", now]).single()
+            .int(0)
     }
 
     /// User `userId`'s mutes that still apply at `now`, oldest first.

@@ -50,6 +50,10 @@ enum DevicesAPI {
             throw HTTPError.conflict(
                 "This installation is registered to another user; it moves only through the app's backend.",
                 type: "installation-of-another-user")
+        } catch DeviceRepository.RegistrationRefusal.tooManyDevices {
+            throw HTTPError.conflict(
+                "This user already holds \(Device.maxPerUser) active devices; remove one first.",
+                type: "too-many-devices")
         } catch DeviceRepository.RegistrationRefusal.tokenOfAnotherUser {
             throw HTTPError.conflict(
                 "This push token is registered to another user's installation; it moves only through the app's "

@@ -46,6 +46,13 @@ enum UsersMutesAPI {
             {
                 throw HTTPError.invalidField("/key", "no category has this id")
             }
+            guard
+                try MuteRepository.othersRunning(userId: id, besides: mute, now: now, on: connection) < Mute.maxPerUser
+            else {
+                throw HTTPError.conflict(
+                    "This user already has \(Mute.maxPerUser) mutes running; remove one first.",
+                    type: "too-many-mutes")
+            }
             return try MuteRepository.upsert(userId: id, mute, now: now, on: connection)
         }
         var headers = HTTPHeaders()

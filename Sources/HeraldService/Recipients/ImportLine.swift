@@ -57,7 +57,7 @@ struct ImportLine: Decodable {
         case quietHours = "quiet_hours"
     }
 
-    static let maxDevices = 100
+    static let maxDevices = Device.maxPerUser
 
     /// Decodes one line, or says what is wrong with it (a pointer into the line and a detail).
     static func decode(_ line: ArraySlice<UInt8>, with decoder: JSONDecoder) -> Result<ImportLine, ValidationFailure> {
