@@ -7,8 +7,14 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// Open connections at most; beyond it new connections wait in the kernel backlog. Each open connection has a
     /// thread of its own, so a handler blocked on the database holds up only its own connection.
     public var connectionLimit: Int
+    /// Open connections from one client address at most (0: no limit of its own); beyond it a new connection from
+    /// that address is closed as soon as it is accepted.
+    public var connectionsPerAddress: Int
     /// An idle connection is closed after this long (whole seconds, rounded up).
     public var idleTimeout: Duration
+    /// A connection that has not sent a request's complete headers this long after it opened, or after its previous
+    /// response, is closed (`HeaderDeadline`).
+    public var headerTimeout: Duration
     /// Per-connection memory for the request line, headers and read buffer; larger headers get 431.
     public var connectionMemoryLimit: Int
     /// The largest accepted request body; larger ones get 413.
@@ -19,14 +25,18 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         host: String = "127.0.0.1",
         port: UInt16 = 8080,
         connectionLimit: Int = 1024,
+        connectionsPerAddress: Int = 256,
         idleTimeout: Duration = .seconds(30),
+        headerTimeout: Duration = .seconds(10),
         connectionMemoryLimit: Int = 32 * 1024,
         maxBodyBytes: Int = 1 << 20
     ) {
         self.host = host
         self.port = port
         self.connectionLimit = connectionLimit
+        self.connectionsPerAddress = connectionsPerAddress
         self.idleTimeout = idleTimeout
+        self.headerTimeout = headerTimeout
         self.connectionMemoryLimit = connectionMemoryLimit
         self.maxBodyBytes = maxBodyBytes
     }
@@ -61,7 +71,11 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         if !(1...1_000_000).contains(connectionLimit) {
             problems.append("connection limit must be 1…1000000")
         }
+        if !(0...connectionLimit).contains(connectionsPerAddress) {
+            problems.append("connections per address must be 0 (no limit of its own) to the connection limit")
+        }
         if idleTimeout < .seconds(1) { problems.append("idle timeout must be at least 1 second") }
+        if headerTimeout < .milliseconds(100) { problems.append("header timeout must be at least 0.1 second") }
         if connectionMemoryLimit < 4096 {
             problems.append("connection memory limit must be at least 4096 bytes")
         }

@@ -38,6 +38,7 @@ func heraldAccess(
     }
     let state = Unmanaged<RequestState>.fromOpaque(requestSlot.pointee!).takeUnretainedValue()
     if !state.prepared {
+        if let connection { server.headerDeadline.release(connectionKey(connection)) }
         prepare(state, connection: connection, method: method, server: server)
         // The route and the caller are settled on the headers, before the first body byte: a stranger, or a key
         // without the route's scope, is answered now and never makes the server hold a body.
@@ -101,6 +102,11 @@ func heraldRequestCompleted(
     guard let requestSlot, let opaque = requestSlot.pointee else { return }
     requestSlot.pointee = nil
     let server = core(cls)
+    // A kept-alive connection has the same time again for its next request's headers; one that ends otherwise is
+    // closing, and its close notification comes next.
+    if let connection, reason == .REQUEST_TERMINATED_COMPLETED_OK {
+        server.headerDeadline.awaitHeaders(connectionKey(connection), socket: herald_connection_socket(connection))
+    }
     let state = Unmanaged<RequestState>.fromOpaque(opaque).takeRetainedValue()
     server.finish(state, completed: reason == .REQUEST_TERMINATED_COMPLETED_OK && state.status != nil)
     if state.active {
@@ -131,14 +137,25 @@ func heraldConnectionNotify(
 ) {
     guard let connection else { return }
     let thread = pthread_self()
-    let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
-    core(cls).addresses.withLock { book in
+    let key = connectionKey(connection)
+    let server = core(cls)
+    server.addresses.withLock { book in
         if code == .CONNECTION_NOTIFY_STARTED {
             book.byConnection[key] = book.pendingByThread.removeValue(forKey: thread)
         } else {
             book.byConnection.removeValue(forKey: key)
         }
     }
+    if code == .CONNECTION_NOTIFY_STARTED {
+        server.headerDeadline.awaitHeaders(key, socket: herald_connection_socket(connection))
+    } else {
+        server.headerDeadline.release(key)
+    }
+}
+
+/// A connection's handle as a key, unique while the connection is open.
+func connectionKey(_ connection: OpaquePointer) -> UInt {
+    UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
 }
 
 /// Routes libmicrohttpd's own diagnostics into the JSON log.

@@ -29,6 +29,8 @@ enum MHDDaemon {
             item(.EXTERNAL_LOGGER, unsafeBitCast(logger, to: Int.self), core),
             item(.LISTEN_SOCKET, Int(listenSocket)),
             item(.CONNECTION_LIMIT, configuration.connectionLimit),
+            // 0 leaves it off; libmicrohttpd closes a connection beyond it as soon as it is accepted.
+            item(.PER_IP_CONNECTION_LIMIT, configuration.connectionsPerAddress),
             item(.CONNECTION_TIMEOUT, configuration.idleTimeoutSeconds),
             item(.CONNECTION_MEMORY_LIMIT, configuration.connectionMemoryLimit),
             item(.URI_LOG_CALLBACK, unsafeBitCast(uriLog, to: Int.self), core),

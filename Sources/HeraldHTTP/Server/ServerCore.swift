@@ -28,6 +28,7 @@ final class ServerCore: Sendable {
     let active = Atomic<Int>(0)
     let draining = Atomic<Bool>(false)
     let addresses = Mutex(AddressBook())
+    let headerDeadline: HeaderDeadline
 
     init(
         configuration: HTTPServerConfiguration, dispatcher: RequestDispatcher, logger: Logger,
@@ -37,6 +38,7 @@ final class ServerCore: Sendable {
         self.dispatcher = dispatcher
         self.logger = logger
         self.metrics = metrics
+        self.headerDeadline = HeaderDeadline(timeout: configuration.headerTimeout)
     }
 
     /// The request a finished `RequestState` describes.

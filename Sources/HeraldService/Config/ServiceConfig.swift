@@ -18,6 +18,10 @@ public struct ServiceConfig: Sendable, Equatable {
     public var httpConnectionLimit: Int
     /// Seconds an idle HTTP connection stays open.
     public var httpIdleTimeoutSeconds: Int
+    /// Simultaneous HTTP connections from one client address (0: no limit of its own).
+    public var httpConnectionsPerAddress = 256
+    /// Seconds a connection has to send a request's headers, from its opening or its previous response.
+    public var httpHeaderTimeoutSeconds = 10
     /// Largest accepted request body in bytes.
     public var maxBodyBytes: Int
     /// PostgreSQL connections in the pool.
@@ -103,6 +107,8 @@ extension ServiceConfig {
         ("DATABASE_URL", "--database-url"), ("HERALD_DATA_DIR", "--data-dir"), ("HERALD_HTTP_ADDR", "--http-addr"),
         ("HERALD_HTTP_CONNECTION_LIMIT", "--http-connection-limit"),
         ("HERALD_HTTP_IDLE_TIMEOUT", "--http-idle-timeout"), ("HERALD_MAX_BODY_BYTES", "--max-body-bytes"),
+        ("HERALD_HTTP_CONNECTIONS_PER_ADDRESS", "--http-connections-per-address"),
+        ("HERALD_HTTP_HEADER_TIMEOUT", "--http-header-timeout"),
         ("HERALD_DB_POOL_SIZE", "--db-pool-size"), ("HERALD_DB_STATEMENT_TIMEOUT_MS", "--db-statement-timeout-ms"),
         ("HERALD_DB_LOCK_TIMEOUT_MS", "--db-lock-timeout-ms"), ("HERALD_DB_POOL_WAIT_MS", "--db-pool-wait-ms"),
         ("HERALD_MIGRATIONS_DIR", "--migrations-dir"),
@@ -187,6 +193,9 @@ extension ServiceConfig {
         }
         Self.integer(values, "HERALD_HTTP_CONNECTION_LIMIT", 1...100_000, &httpConnectionLimit, &problems)
         Self.integer(values, "HERALD_HTTP_IDLE_TIMEOUT", 1...3600, &httpIdleTimeoutSeconds, &problems)
+        Self.integer(
+            values, "HERALD_HTTP_CONNECTIONS_PER_ADDRESS", 0...100_000, &httpConnectionsPerAddress, &problems)
+        Self.integer(values, "HERALD_HTTP_HEADER_TIMEOUT", 1...3600, &httpHeaderTimeoutSeconds, &problems)
         Self.integer(values, "HERALD_MAX_BODY_BYTES", 1024...(64 << 20), &maxBodyBytes, &problems)
         Self.integer(values, "HERALD_DB_POOL_SIZE", 1...256, &databasePoolSize, &problems)
         applyDatabaseTimeouts(values, problems: &problems)
@@ -244,7 +253,9 @@ extension ServiceConfig {
     func httpServerConfiguration(port: UInt16) -> HTTPServerConfiguration {
         HTTPServerConfiguration(
             host: httpHost, port: port, connectionLimit: httpConnectionLimit,
-            idleTimeout: .seconds(httpIdleTimeoutSeconds), maxBodyBytes: maxBodyBytes)
+            connectionsPerAddress: min(httpConnectionsPerAddress, httpConnectionLimit),
+            idleTimeout: .seconds(httpIdleTimeoutSeconds), headerTimeout: .seconds(httpHeaderTimeoutSeconds),
+            maxBodyBytes: maxBodyBytes)
     }
 
     /// Parses `host:port` where host is a dotted IPv4 address.

@@ -50,7 +50,7 @@ import Testing
 
     @Test func configurationProblemsAreListedTogether() {
         let configuration = HTTPServerConfiguration(
-            host: "example.com", connectionLimit: 0, idleTimeout: .zero)
+            host: "example.com", connectionLimit: 0, connectionsPerAddress: 0, idleTimeout: .zero)
         #expect(configuration.validationProblems().count == 3)
         #expect(HTTPServerConfiguration().validationProblems().isEmpty)
     }

@@ -13,13 +13,17 @@ final class RunningServer {
     let metrics = Metrics()
     let port: UInt16
 
-    init(maxBodyBytes: Int = 1 << 20, extraRoutes: (inout Router) -> Void = { _ in }) throws {
+    init(
+        maxBodyBytes: Int = 1 << 20, connectionsPerAddress: Int = 256, idleTimeout: Duration = .seconds(30),
+        headerTimeout: Duration = .seconds(10), extraRoutes: (inout Router) -> Void = { _ in }
+    ) throws {
         let router = sampleRouter(extra: extraRoutes)
         let logger = logs.logger
         let dispatcher = RequestDispatcher(router: router, authenticator: TestKeys.authenticator, logger: logger)
         server = HTTPServer(
             configuration: HTTPServerConfiguration(
-                host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes),
+                host: "127.0.0.1", port: 0, connectionsPerAddress: connectionsPerAddress, idleTimeout: idleTimeout,
+                headerTimeout: headerTimeout, maxBodyBytes: maxBodyBytes),
             dispatcher: dispatcher, logger: logger, metrics: metrics)
         try server.start()
         port = try #require(server.port)
