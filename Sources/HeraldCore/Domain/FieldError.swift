@@ -14,6 +14,9 @@ public struct FieldError: Sendable, Hashable, Codable, CustomStringConvertible {
     /// the request holds, and the first ones are enough to mend it.
     public static let listedAtMost = 100
 
+    /// The errors an answer lists: the first `listedAtMost` of `errors`.
+    public static func listed(_ errors: [FieldError]) -> [FieldError] { Array(errors.prefix(listedAtMost)) }
+
     /// Responses call the explanation `detail`, as RFC 9457 problem documents do.
     enum CodingKeys: String, CodingKey {
         case pointer, code, message = "detail", offset

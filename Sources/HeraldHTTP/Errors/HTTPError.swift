@@ -70,7 +70,7 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         return HTTPError(
             status: .unprocessableContent, type: "validation-failed", title: "Validation failed",
             detail: errors.count == 1 ? errors[0].message : "\(errors.count) members are invalid\(listed).",
-            pointer: errors.first?.pointer, errors: Array(errors.prefix(FieldError.listedAtMost)))
+            pointer: errors.first?.pointer, errors: FieldError.listed(errors))
     }
 
     /// 404 for a resource that does not exist.

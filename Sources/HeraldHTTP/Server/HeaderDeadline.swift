@@ -20,8 +20,6 @@ final class HeaderDeadline: Sendable {
     /// Connections waiting for a request's headers, by connection handle.
     private let waiting = Mutex<[UInt: Waiting]>([:])
     private let running = Atomic<Bool>(false)
-    /// Connections cut so far.
-    let cut = Atomic<Int>(0)
 
     init(timeout: Duration) { self.timeout = timeout }
 
@@ -29,11 +27,10 @@ final class HeaderDeadline: Sendable {
     func start() {
         guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let pause = min(timeout / 4, .seconds(1))
-        let microseconds = UInt32(
-            clamping: pause.components.seconds * 1_000_000 + pause.components.attoseconds / 1_000_000_000_000)
         let thread = Thread { [self] in
             while running.load(ordering: .acquiring) {
-                usleep(max(microseconds, 10_000))
+                Thread.sleep(
+                    forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18)
                 cutLate(at: .now)
             }
         }
@@ -55,20 +52,15 @@ final class HeaderDeadline: Sendable {
         _ = waiting.withLock { $0.removeValue(forKey: connection) }
     }
 
-    /// Shuts down every connection whose headers are late at `now`; returns how many. The lock is held while
-    /// shutting down, and a closing connection leaves the table under it before libmicrohttpd closes its socket,
-    /// so a descriptor shut down here always still belongs to the late connection.
-    @discardableResult
-    func cutLate(at now: ContinuousClock.Instant) -> Int {
-        let count = waiting.withLock { table in
-            let late = table.filter { now - $0.value.since >= timeout }
-            for (connection, entry) in late {
+    /// Shuts down every connection whose headers are late at `now`. The lock is held while shutting down, and a
+    /// closing connection leaves the table under it before libmicrohttpd closes its socket, so a descriptor shut
+    /// down here always still belongs to the late connection.
+    func cutLate(at now: ContinuousClock.Instant) {
+        waiting.withLock { table in
+            for (connection, entry) in table where now - entry.since >= timeout {
                 shutdown(entry.socket, Int32(SHUT_RDWR))
                 table.removeValue(forKey: connection)
             }
-            return late.count
         }
-        if count > 0 { cut.add(count, ordering: .relaxed) }
-        return count
     }
 }

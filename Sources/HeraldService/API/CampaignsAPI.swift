@@ -122,9 +122,7 @@ enum CampaignsAPI {
         let limit = try PageCursor.limit(request, defaultValue: defaultLimit, maximum: maxLimit)
         guard let cursor = request.query("cursor") else { return (limit, nil) }
         guard let after = SubscriberCursor.decode(cursor), CampaignRequest.isCampaignId(after) else {
-            throw HTTPError(
-                status: .badRequest, type: "invalid-query", detail: "cursor is not one this API returned.",
-                pointer: "cursor")
+            throw PageCursor.unknownIdCursor
         }
         return (limit, after)
     }

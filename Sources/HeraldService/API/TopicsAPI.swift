@@ -71,9 +71,7 @@ enum TopicsAPI {
         var after: String?
         if let cursor = request.query("cursor") {
             guard let userId = SubscriberCursor.decode(cursor) else {
-                throw HTTPError(
-                    status: .badRequest, type: "invalid-query", detail: "cursor is not one this API returned.",
-                    pointer: "cursor")
+                throw PageCursor.unknownIdCursor
             }
             after = userId
         }

@@ -43,6 +43,13 @@ enum PageCursor {
         return limit
     }
 
+    /// A `cursor` that no id-keyed list of this API (topic subscribers, campaigns) returned.
+    static var unknownIdCursor: HTTPError {
+        HTTPError(
+            status: .badRequest, type: "invalid-query", detail: "cursor is not one this API returned.",
+            pointer: "cursor")
+    }
+
     private static func decode(_ cursor: String, tag: String) -> String? {
         guard cursor.utf8.count <= 200, let bytes = Base64URL.decode(cursor) else { return nil }
         guard let text = String(validating: bytes, as: UTF8.self), text.hasPrefix(tag) else { return nil }

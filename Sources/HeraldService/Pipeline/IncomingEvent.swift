@@ -78,7 +78,7 @@ struct IncomingEvent: Sendable {
             reader.fail("/item_id", "a read names an item_id or a thread_id")
         }
         guard reader.errors.isEmpty, source != nil, occurredAt != nil else {
-            return .invalid(Array(reader.errors.prefix(FieldError.listedAtMost)))
+            return .invalid(FieldError.listed(reader.errors))
         }
         let document = EventDocument.encode(event)
         return .event(
