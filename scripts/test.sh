@@ -72,7 +72,9 @@ jq -e '([.limit.events_per_second, .limit.deliveries_per_second, .pipeline.event
         .ingest_alone.ratio_to_limit, .ingest.ratio_to_limit, .mixed.events_per_second, .mixed.accepted_per_second,
         .mixed.events_per_batch,
         .latency_limit.cpu_ratio_to_limit, .latency_limit.cpu_ratio_to_pipeline, .latency_limit.pace_ratio,
-        .latency_limit.batch_ratio, .latency_limit.back_to_back.cpu_postgres_us_per_event, .read_limit.floor_cpu_us_per_event,
+        .latency_limit.batch_ratio, .latency_limit.back_to_back.cpu_postgres_us_per_event,
+        .latency_limit.one_transaction.cpu_ratio_to_pipeline, .latency_limit.one_transaction.cpu_postgres_us_per_event,
+        .read_limit.floor_cpu_us_per_event,
         .read_limit.floor_ratio_to_limit, .read_limit.reads.cpu_postgres_us_per_event,
         .read_limit.floor_without_state_ratio_to_limit, .read_limit.locks.cpu_postgres_us_per_event]
         + ([.limit, .pipeline, .aging, .ingest_limit, .latency_limit, .ingest_alone, .ingest, .latency, .mixed,

@@ -51,19 +51,10 @@ enum BenchLatencyLimit {
         _ service: BenchService, population: BenchPopulation, source: String, seconds: Int, users: Int, pace: Pace
     ) throws -> Part {
         let count = seconds * 1_000
-        let batches = try stride(from: 0, to: count, by: 10).map {
-            try BenchIngestLimit.rows(population.eventBatch(source: source, $0..<($0 + 10)))
-        }
+        let batches = try batches(population, source: source, count: count)
         let start = ContinuousClock.now
         var cpuStart = service.cpu.read()
-        let seqs = try write(service, batches, pace: pace) { rows, connection in
-            try EventRepository.ingest(rows, acceptedAt: Date(), on: connection).map { outcome in
-                guard case .accepted(let seq, _) = outcome else {
-                    throw ServiceStartError(message: "bench: the latency limit's event was not accepted")
-                }
-                return Int(seq)
-            }
-        }
+        let seqs = try write(service, batches, pace: pace) { rows, connection in try store(rows, on: connection) }
         let ingest = service.cpu.usage(since: cpuStart, events: count)
         cpuStart = service.cpu.read()
         let deliveries = try write(service, seqs, pace: pace) { seqs, connection in
@@ -73,6 +64,48 @@ enum BenchLatencyLimit {
         return Part(
             events: count, deliveries: deliveries, seconds: BenchStatistics.seconds(since: start), ingest: ingest,
             decisions: decisions)
+    }
+
+    /// The same rows with each batch's events and their decisions in one transaction (BEGIN, ingest's statement,
+    /// then the decisions' statements with COMMIT), 10 events every 10 ms from one thread: what a design that decided
+    /// each POST's events before its commit would write at least, since ingest must commit what it accepted before it
+    /// answers and a batch must write its rows. Returns the CPU it cost.
+    static func together(
+        _ service: BenchService, population: BenchPopulation, source: String, seconds: Int, users: Int
+    ) throws -> BenchCPU.Usage {
+        let count = seconds * 1_000
+        let batches = try batches(population, source: source, count: count)
+        let cpuStart = service.cpu.read()
+        _ = try write(service, batches, pace: .latency) { rows, connection in
+            do {
+                _ = try connection.pipeline([PipelineRepository.beginQuery])
+                return try BenchLimit.writeWithStatements(
+                    try store(rows, on: connection), source: source, users: users, opened: true, on: connection)
+            } catch {
+                PipelineRepository.abandon(connection)
+                throw error
+            }
+        }
+        return service.cpu.usage(since: cpuStart, events: count)
+    }
+
+    /// `count` events of `source` as ingest's rows, in batches of 10, built before any clock starts.
+    private static func batches(
+        _ population: BenchPopulation, source: String, count: Int
+    ) throws -> [[EventIngestRow]] {
+        try stride(from: 0, to: count, by: 10).map {
+            try BenchIngestLimit.rows(population.eventBatch(source: source, $0..<($0 + 10)))
+        }
+    }
+
+    /// Stores `rows` through ingest's statement; returns their seqs.
+    private static func store(_ rows: [EventIngestRow], on connection: PostgresConnection) throws -> [Int] {
+        try EventRepository.ingest(rows, acceptedAt: Date(), on: connection).map { outcome in
+            guard case .accepted(let seq, _) = outcome else {
+                throw ServiceStartError(message: "bench: the latency limit's event was not accepted")
+            }
+            return Int(seq)
+        }
     }
 
     /// Runs `write` for each batch at `pace` on a pooled connection; returns what each returned.

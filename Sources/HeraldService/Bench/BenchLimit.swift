@@ -71,9 +71,9 @@ enum BenchLimit {
 
     /// The same rows through the statements a worker sends when its batch is too small for COPY (the queue rows and
     /// the decisions by one unnest insert each, in the closing pipeline): BEGIN, the inserts, the state upserts, the
-    /// events' update and COMMIT in one round trip.
+    /// events' update and COMMIT in one round trip. With `opened`, the transaction is already open: no BEGIN.
     static func writeWithStatements(
-        _ range: [Int], source: String, users: Int, on connection: PostgresConnection
+        _ range: [Int], source: String, users: Int, opened: Bool = false, on connection: PostgresConnection
     ) throws -> Int {
         let now = Date()
         let body = Array(String(repeating: "x", count: 180).utf8)
@@ -102,7 +102,7 @@ enum BenchLimit {
             DeliveryRepository.insertQuery(deliveries, now: now), DecisionRepository.insertQuery(decisions, now: now),
         ]
         let queries =
-            [PipelineRepository.beginQuery] + inserts.compactMap { $0 }
+            (opened ? [] : [PipelineRepository.beginQuery]) + inserts.compactMap { $0 }
             + (try closingQueries(range, users: users, now: now))
         do {
             _ = try connection.pipeline(queries)

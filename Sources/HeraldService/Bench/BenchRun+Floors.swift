@@ -27,11 +27,16 @@ extension BenchRun {
         let backToBack = try BenchLatencyLimit.run(
             service, population: population, source: "bench-latency-back-to-back", seconds: sizes.latencySeconds,
             users: sizes.users, pace: .backToBack)
+        try settle()
+        let together = try BenchLatencyLimit.together(
+            service, population: population, source: "bench-latency-together", seconds: sizes.latencySeconds,
+            users: sizes.users)
         let own = paced.cpu.totalPerEvent
         let unpaced = backToBack.cpu.totalPerEvent
         let over = { (value: Double, base: Double?) in base.map { $0 > 0 ? value / $0 : 0 } ?? 0 }
         let toLimit = over(own, BenchTargets.cpu(results, "limit"))
         let toPipeline = over(own, BenchTargets.cpu(results, "pipeline"))
+        let togetherToPipeline = over(together.totalPerEvent, BenchTargets.cpu(results, "pipeline"))
         let paceRatio = over(own, unpaced)
         let batchRatio = over(unpaced, BenchTargets.cpu(results, "limit"))
         table.add("latency limit: ingest's rows, 10 every 10 ms", "", cpu: paced.ingest)
@@ -44,7 +49,11 @@ extension BenchRun {
         table.add(
             "latency limit: 10 every 10 ms ÷ back to back (back to back ÷ limit's)",
             "\(fmt(paceRatio, 2)) (\(fmt(batchRatio, 2)))", cpu: backToBack.cpu)
+        table.add(
+            "latency limit: both in one transaction, 10 every 10 ms, CPU ÷ pipeline's", fmt(togetherToPipeline, 2),
+            cpu: together)
         return paced.json.merging([
+            "one_transaction": together.json.merging(["cpu_ratio_to_pipeline": togetherToPipeline]) { $1 },
             "batch": 10, "cpu_ratio_to_limit": toLimit, "cpu_ratio_to_pipeline": toPipeline,
             "back_to_back": backToBack.json, "pace_ratio": paceRatio, "batch_ratio": batchRatio,
         ]) { $1 }
