@@ -16,7 +16,7 @@ public enum RetentionRepository {
     static let ensure = Query(name: "retention_ensure", sql: "SELECT herald_partitions_ensure($1, $2)")
     static let expired = Query(
         name: "retention_expired", sql: "SELECT parent, name FROM herald_partitions_expired($1)")
-    static let drop = Query(name: "retention_drop", sql: "SELECT herald_partition_drop($1)")
+    static let drop = Query(name: "retention_drop", sql: "SELECT herald_partition_drop($1, $2)")
     // Queued deliveries of days past retention whose time to live ran out can never be sent; marking them
     // expired (as a claim would) lets their day go even when nothing consumes the queue. The time to live is
     // compared with the service's clock (`$2`), which also stamped it; the storage day with the database's day.
@@ -84,9 +84,10 @@ public enum RetentionRepository {
     }
 
     /// Drops one partition `expiredPartitions` returned, in its own transaction, waiting at most five seconds
-    /// for the table lock.
-    public static func drop(_ partition: Partition, on connection: PostgresConnection) throws {
-        try connection.query(drop, [partition.name])
+    /// for each lock. A day of decisions first lowers the unread counts of its unread notifications' users, as of
+    /// `now`, under their row locks.
+    public static func drop(_ partition: Partition, now: Date, on connection: PostgresConnection) throws {
+        try connection.query(drop, [partition.name, now])
     }
 
     /// Deletes up to `limit` idempotency keys of dropped events; returns how many went.

@@ -70,7 +70,7 @@ struct RetentionJob: BackgroundService {
         }
         for partition in expired {
             do {
-                try pool.withConnectionBlocking { try RetentionRepository.drop(partition, on: $0) }
+                try pool.withConnectionBlocking { try RetentionRepository.drop(partition, now: now, on: $0) }
                 report.dropped.append(partition.name)
             } catch {
                 // The rest waits for the next run too, so an events partition never goes before its decisions.
