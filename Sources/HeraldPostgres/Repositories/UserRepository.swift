@@ -49,6 +49,15 @@ public enum UserRepository {
     static let deleteDeactivations = Query(
         name: "users_delete_deactivations", sql: "DELETE FROM device_deactivations WHERE user_id = $1")
     static let deleteUser = Query(name: "users_delete", sql: "DELETE FROM users WHERE id = $1")
+    /// A deleted user's notifications stay as the record of what was decided, but leave the feed and count as read
+    /// from then on: an id created again is another person, who must neither see them nor read them.
+    static let retireNotifications = Query(
+        name: "users_retire_notifications",
+        sql: """
+            UPDATE decisions SET feed_seq = NULL, counts_unread = false, read_at = coalesce(read_at, $2)
+            WHERE user_id = $1 AND notification_id IS NOT NULL
+              AND (feed_seq IS NOT NULL OR counts_unread OR read_at IS NULL)
+            """)
 
     /// Creates or replaces the profile at `now`; returns the stored record and whether the user is new.
     public static func upsert(
@@ -99,8 +108,9 @@ public enum UserRepository {
     }
 
     /// Removes user `id` with its devices, preferences, mutes, subscriptions and deactivation history in one
-    /// transaction; returns whether the user existed.
-    public static func delete(id: String, on connection: PostgresConnection) throws -> Bool {
+    /// transaction, and retires its notifications as of `now` (out of the feed, read); returns whether the user
+    /// existed.
+    public static func delete(id: String, now: Date, on connection: PostgresConnection) throws -> Bool {
         try connection.transaction { connection in
             // Locking the row first makes a concurrent device registration for this user wait, then fail its
             // foreign key, instead of leaving a device behind.
@@ -108,6 +118,7 @@ public enum UserRepository {
             for statement in [deleteDevices, deletePreferences, deleteMutes, deleteSubscriptions, deleteDeactivations] {
                 try connection.execute(statement, [id])
             }
+            try connection.execute(retireNotifications, [id, now])
             try connection.execute(deleteUser, [id])
             return true
         }

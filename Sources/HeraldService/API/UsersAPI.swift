@@ -37,8 +37,9 @@ enum UsersAPI {
         }
         router.delete("/v1/users/{id}", auth: .scope(.usersWrite)) { _, match in
             let id = try RecipientPaths.identifier(match, "id", write: false)
+            let now = context.clock()
             let deleted = try context.pool.withConnectionBlocking { connection in
-                try UserRepository.delete(id: id, on: connection)
+                try UserRepository.delete(id: id, now: now, on: connection)
             }
             guard deleted else { throw HTTPError.notFound("No user has this id.") }
             context.logger.info("user deleted", ["user.id": .string(id)])
