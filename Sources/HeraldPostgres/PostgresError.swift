@@ -71,6 +71,16 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         }
     }
 
+    /// Whether the server refused the data itself (a malformed value, or a row a constraint rejects), so that the
+    /// same rows would be refused again however often they are sent. A row that no partition of its table takes
+    /// is reported as a check violation that names no constraint: that is the schema missing a partition for now,
+    /// not the data, and it is not counted here.
+    public var refusesData: Bool {
+        guard let sqlState else { return false }
+        if sqlState == "23514" && constraint == nil { return false }
+        return sqlState.hasPrefix("22") || sqlState.hasPrefix("23")
+    }
+
     /// Kind and SQLSTATE only.
     public var description: String {
         var text = "PostgreSQL error: \(kind.rawValue)"

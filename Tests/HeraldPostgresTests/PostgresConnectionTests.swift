@@ -125,6 +125,28 @@ import Testing
         #expect(!String(describing: error).contains("asha"))
     }
 
+    @Test func aRowNoPartitionTakesIsNotRefusedData() throws {
+        let connection = try freshConnection()
+        try connection.executeScript(
+            Query(
+                unsafeSQL: """
+                    CREATE TABLE days (day int CONSTRAINT days_positive CHECK (day > 0)) PARTITION BY RANGE (day);
+                    CREATE TABLE days_1 PARTITION OF days FOR VALUES FROM (-9) TO (10);
+                    """))
+        let insert = Query(name: "test.day", sql: "INSERT INTO days (day) VALUES ($1::int)")
+        try connection.execute(insert, ["5"])
+        let unrouted = try #require(throws: PostgresError.self) { try connection.execute(insert, ["50"]) }
+        #expect(unrouted.sqlState == "23514")
+        #expect(unrouted.constraint == nil)
+        #expect(!unrouted.refusesData)
+        let checked = try #require(throws: PostgresError.self) { try connection.execute(insert, ["-1"]) }
+        #expect(checked.sqlState == "23514")
+        #expect(checked.refusesData)
+        let malformed = try #require(throws: PostgresError.self) { try connection.execute(insert, ["five"]) }
+        #expect(malformed.sqlState == "22P02")
+        #expect(malformed.refusesData)
+    }
+
     @Test func transactionRollsBackOnThrowAndCommitsOtherwise() throws {
         let connection = try freshConnection()
         try connection.executeScript(Query(unsafeSQL: "CREATE TABLE t (v int)"))

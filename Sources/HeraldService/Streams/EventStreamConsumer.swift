@@ -88,9 +88,7 @@ struct EventStreamConsumer: BackgroundService {
             }
             batch = stored.0
             outcomes = stored.1
-        } catch let error as PostgresError
-            where error.sqlState.map({ $0.hasPrefix("22") || $0.hasPrefix("23") }) == true
-        {
+        } catch let error as PostgresError where error.refusesData {
             // The database refused data in the batch for good (a data exception or a constraint): store the
             // messages one by one, so a single unstorable message goes to the dead letters instead of holding the
             // whole batch back on every redelivery.
