@@ -47,7 +47,9 @@ extension CampaignRepository {
 
     /// Records the batch's recipients (a user the campaign already reached is left out), stores one inbox event
     /// naming the new ones under a deterministic id, links it to the wave, moves the wave's cursor and wakes the
-    /// pipeline workers: one statement, so the batch's writes cost one round trip with its COMMIT.
+    /// pipeline workers: one statement, so the batch's writes cost one round trip with its COMMIT. The event's
+    /// source is `eventSource`, which ingest refuses, so its key is the batch's own: were it taken, the statement
+    /// fails and nothing of the batch is recorded (before, its recipients counted as reached, and none was sent).
     static let enqueue = Query(
         name: "campaign_enqueue",
         sql: """
@@ -74,7 +76,6 @@ extension CampaignRepository {
             event AS (
                 INSERT INTO event_keys (source, id, body_hash, accepted_at)
                 SELECT 'campaign', $4, body_hash, $6 FROM hashed
-                ON CONFLICT ON CONSTRAINT event_keys_pkey DO NOTHING
                 RETURNING seq
             ),
             stored AS (

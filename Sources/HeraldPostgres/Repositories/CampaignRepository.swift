@@ -3,6 +3,9 @@ import HeraldCore
 
 /// The SQL of campaigns: the audience counted per zone, the stored plan, listing, progress and cancel.
 public enum CampaignRepository {
+    /// The source of the events campaign batches store (`enqueue` writes it), which no publisher may use.
+    public static let eventSource = "campaign"
+
     /// The audience grouped by effective zone: users never leave the database, only one row per zone does.
     static let zoneCounts = Query(
         name: "campaign_zone_counts",

@@ -52,11 +52,12 @@ enum CampaignCommand {
                 }
                 return try report(client.send("POST", "/v1/campaigns", json: body)) { show($0) }
             case ("list", 0):
-                return try report(client.send("GET", "/v1/campaigns?limit=200")) { reply in
-                    (reply["items"]?.campaignItems ?? []).map(summaryLine).joined(separator: "\n")
-                }
+                let listed = try summaries { try client.send("GET", $0) }
+                if let refused = listed.refused { return report(refused) { _ in "" } }
+                StandardOutput.write(listed.lines.map { $0 + "\n" }.joined())
+                return 0
             case ("show", 1) where options.switches.contains("--follow"):
-                return try follow(options.words[0], client: client)
+                return try follow(options.words[0]) { try client.send("GET", $0) }
             case ("show", 1):
                 return try report(client.send("GET", "/v1/campaigns/" + escaped(options.words[0]))) { show($0) }
             case ("cancel", 1):
@@ -165,26 +166,45 @@ enum CampaignCommand {
         return lines.joined(separator: "\n")
     }
 
-    /// Polls once a second until the campaign completes or is canceled: a live bar on a terminal, one plain line
-    /// per poll otherwise.
-    static func follow(_ id: String, client: CampaignClient) throws -> Int32 {
+    /// Every campaign's summary line, page after page until the last, or the first reply that was not a page;
+    /// `get` sends a GET of a path.
+    static func summaries(
+        _ get: (String) throws -> CampaignClient.Reply
+    ) throws -> (lines: [String], refused: CampaignClient.Reply?) {
+        var lines: [String] = []
+        var path = "/v1/campaigns?limit=200"
+        while true {
+            let reply = try get(path)
+            guard reply.status == 200 else { return (lines, reply) }
+            lines += (reply.body["items"]?.campaignItems ?? []).map(summaryLine)
+            guard let cursor = reply.body["next_cursor"]?.scalarText else { return (lines, nil) }
+            path = "/v1/campaigns?limit=200&cursor=" + queryEscaped(cursor)
+        }
+    }
+
+    /// Polls campaign `id` once a second until it completes or is canceled and what it handed to the pipeline is
+    /// decided: a live bar on a terminal, one plain line per poll otherwise. `get` sends a GET of a path.
+    static func follow(_ id: String, _ get: (String) throws -> CampaignClient.Reply) throws -> Int32 {
         let terminal = isatty(1) == 1
         var progress: CampaignProgress?
         while true {
-            let reply = try client.send("GET", "/v1/campaigns/" + escaped(id))
+            let reply = try get("/v1/campaigns/" + escaped(id))
             guard reply.status == 200 else { return report(reply) { _ in "" } }
             let waves = reply.body["waves"]?.campaignItems ?? []
             let planned = waves.filter { $0["state"]?.scalarText != "skipped" }
                 .reduce(0) { $0 + (Int($1["planned"]?.scalarText ?? "") ?? 0) }
             let decided = Int(reply.body["decided"]?.scalarText ?? "") ?? 0
+            let enqueued = Int(reply.body["enqueued"]?.scalarText ?? "") ?? 0
             let status = reply.body["status"]?.scalarText ?? "unknown"
             var current = progress ?? CampaignProgress(planned: planned)
             current.planned = planned
             current.observed(decided: decided, at: Date())
             progress = current
             let finished = status == "completed" || status == "canceled"
-            // A completed campaign's last decisions may still be on their way through the pipeline.
-            let settled = finished && (status == "canceled" || decided >= planned)
+            // A completed campaign's last decisions may still be on their way through the pipeline. It waits for
+            // those handed to the pipeline, which can be fewer than planned: a user who moved to a zone whose wave
+            // had already run, or who was deleted, was planned and never sent.
+            let settled = finished && (status == "canceled" || decided >= enqueued)
             if terminal {
                 StandardOutput.write("\r\u{1B}[K" + current.bar(decided: decided, status: status))
                 if settled { StandardOutput.write("\n") }
@@ -194,6 +214,12 @@ enum CampaignCommand {
             if settled { return 0 }
             Thread.sleep(forTimeInterval: 1)
         }
+    }
+
+    /// `text` as one query parameter's value.
+    static func queryEscaped(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~")))
+            ?? text
     }
 
     static func escaped(_ id: String) -> String {

@@ -47,6 +47,8 @@ struct IncomingEvent: Sendable {
         let source = reader.string("source", required: true)
         if let source, !CategoryRules.isSlug(source) {
             reader.fail("/source", "must be 1 to 64 of a-z, 0-9, '.', '_', '-', starting with a letter or digit")
+        } else if source == CampaignRepository.eventSource {
+            reader.fail("/source", "is reserved for the events of campaigns")
         }
         let category = reader.string("category", required: true)
         let occurredText = reader.string("occurred_at", required: true)
