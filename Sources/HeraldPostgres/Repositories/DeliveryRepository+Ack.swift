@@ -29,12 +29,14 @@ extension DeliveryRepository {
     static let known = Query(
         name: "deliveries_known",
         sql: "SELECT id FROM deliveries WHERE id = ANY($1::text[])")
-    /// A dead token takes the device's other queued pushes with it.
+    /// A dead token takes the device's other queued pushes to that token with it; those queued to a token the
+    /// device registered since stay.
     static let dropForDevices = Query(
         name: "deliveries_drop_for_devices",
         sql: """
-            UPDATE deliveries SET state = 'dead_token', finished_at = $2, detail = 'device token is dead'
-            WHERE installation_id = ANY($1::text[]) AND state = 'queued'
+            UPDATE deliveries AS d SET state = 'dead_token', finished_at = $3, detail = 'device token is dead'
+            FROM unnest($1::text[], $2::text[]) AS dead(installation_id, token)
+            WHERE d.installation_id = dead.installation_id AND d.token = dead.token AND d.state = 'queued'
             """)
 
     /// Applies acks (at most one per id; the last wins) and returns one result per distinct id, in order.
@@ -66,8 +68,12 @@ extension DeliveryRepository {
                     installationId: try row.string("installation_id"), platform: try row.string("platform"),
                     token: try row.string("token"))
             }
-            let dead = results.values.filter { $0.state == "dead_token" }.compactMap(\.installationId)
-            if !dead.isEmpty { try connection.execute(dropForDevices, [PipelineArray(dead), now]) }
+            let dead = results.values.filter { $0.state == "dead_token" && $0.installationId != nil }
+            if !dead.isEmpty {
+                try connection.execute(
+                    dropForDevices,
+                    [PipelineArray(dead.map { $0.installationId! }), PipelineArray(dead.map { $0.token ?? "" }), now])
+            }
             let missed = order.filter { results[$0] == nil }
             var stale: Set<String> = []
             if !missed.isEmpty {

@@ -7,12 +7,15 @@ extension DeliveryRepository {
 
     /// Leases that ran out go back to the queue (their consumer died or gave up), unless their device was lost or
     /// a newer push of their coalesce key came meanwhile: then they end (`0028_requeue_only_current_deliveries.sql`,
-    /// which clears `finished_at` for the rows that really go back).
+    /// which clears `finished_at` for the rows that really go back). One that had its `maxAttempts` claims fails
+    /// for good, as a retry then would: a push that kills or hangs its consumer is not handed out until it expires.
     static let expireLeases = Query(
         name: "deliveries_expire_leases",
         sql: """
             UPDATE deliveries
-            SET state = 'queued', leased_until = NULL, lease_id = NULL, finished_at = $1, detail = 'lease expired'
+            SET state = CASE WHEN attempts >= $2 THEN 'failed' ELSE 'queued' END,
+                leased_until = NULL, lease_id = NULL, finished_at = $1,
+                detail = CASE WHEN attempts >= $2 THEN 'lease expired on the last attempt' ELSE 'lease expired' END
             WHERE state = 'leased' AND leased_until <= $1
             RETURNING platform
             """)
@@ -61,7 +64,7 @@ extension DeliveryRepository {
         let claim =
             platform.map { BoundQuery(claimPlatform, [now, limit, leaseSeconds, leaseId, $0]) }
             ?? BoundQuery(claimAny, [now, limit, leaseSeconds, leaseId])
-        let results = try connection.pipeline([BoundQuery(expireLeases, [now]), claim])
+        let results = try connection.pipeline([BoundQuery(expireLeases, [now, maxAttempts]), claim])
         var leased: [DeliveryLease] = []
         var expired: [String] = []
         for row in results[1] {
@@ -79,7 +82,7 @@ extension DeliveryRepository {
 
     /// Takes expired leases back without claiming; returns their platforms.
     public static func expireLeases(now: Date, on connection: PostgresConnection) throws -> [String] {
-        try connection.query(expireLeases, [now]).map { try $0.string("platform") }
+        try connection.query(expireLeases, [now, maxAttempts]).map { try $0.string("platform") }
     }
 
     static func lease(_ row: PostgresRow) throws -> DeliveryLease {
