@@ -57,24 +57,30 @@ public enum TextFitting {
     }
 
     private static func longestFitting(_ clusters: Clusters, limit: Int, build: (String) -> [UInt8]) -> [UInt8]? {
-        // Cut by the measured overflow first (usually one or two builds), then fall back to a binary search, which
-        // is exact because the size grows with the number of clusters kept.
+        // Cut by the measured overflow first (usually one or two builds). A cluster's UTF-8 size is at most what
+        // removing it frees (escaping only adds), so each cut frees at least the overflow and may free more: the
+        // first cut that fits can be short. A binary search between it and the last count that did not fit then
+        // finds the longest, exactly, since the size grows with the number of clusters kept.
+        var tooLong = clusters.count + 1
         var kept = clusters.count
         var bytes = build(truncated(clusters, keeping: kept))
-        for _ in 0..<4 where kept > 0 {
+        for _ in 0..<4 where kept > 0 && bytes.count > limit {
+            tooLong = kept
             var excess = bytes.count - limit
-            if excess <= 0 { return bytes }
             while excess > 0, kept > 0 {
                 kept -= 1
-                // The UTF-8 size is a lower bound of the escaped size; the next build measures the truth.
                 excess -= clusters.width(at: kept)
             }
             bytes = build(truncated(clusters, keeping: kept))
         }
-        if bytes.count <= limit { return bytes }
         var best: [UInt8]? = nil
         var low = 0
         var high = kept - 1
+        if bytes.count <= limit {
+            best = bytes
+            low = kept + 1
+            high = tooLong - 1
+        }
         while low <= high {
             let middle = (low + high) / 2
             let candidate = build(truncated(clusters, keeping: middle))

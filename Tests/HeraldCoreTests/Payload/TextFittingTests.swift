@@ -41,6 +41,23 @@ import Testing
         #expect(TextFitting.truncated("abc", keeping: 0) == "…")
     }
 
+    @Test(arguments: ["\"", "\n", "\\", "\u{1}", "é", "👩‍👩‍👧‍👦", "a", "ok\n", "\"\u{1}a"])
+    func keepsTheLongestTextThatFitsWhateverItsEscaping(unit: String) {
+        // Escaped characters free more bytes than their UTF-8 size when cut: the result must still be the longest.
+        let body = String(repeating: unit, count: 300)
+        let build = { (body: String) in JSONValue.object(["b": .string(body)]).serialized() }
+        for limit in [40, 100, 400, 1_000] {
+            let fitted = TextFitting.fit(title: nil, body: body, limit: limit) { _, body in build(body ?? "") }
+            let candidates =
+                [body] + (0...Array(body).count).reversed().map { TextFitting.truncated(body, keeping: $0) }
+            let longest = candidates.first { build($0).count <= limit }
+            #expect(
+                fitted.map { String(decoding: $0, as: UTF8.self) }
+                    == longest.map { String(decoding: build($0), as: UTF8.self) },
+                "limit \(limit)")
+        }
+    }
+
     @Test func neverSplitsAGraphemeOverRandomText() {
         // Property: the cut text minus the ellipsis is a prefix of the original in whole grapheme clusters.
         var generator = SeededGenerator(seed: 23)
