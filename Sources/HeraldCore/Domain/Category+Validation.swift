@@ -15,11 +15,13 @@ extension Category {
         if !CategoryRules.isSlug(id) {
             fail("/id", "invalid_format", "must match ^[a-z0-9][a-z0-9._-]{0,63}$")
         }
-        if !CategoryRules.nameLength.contains(name.count) {
+        // Counted in code points, as the schema's maxLength is: a grapheme count lets one letter carry any number
+        // of combining marks.
+        if !CategoryRules.nameLength.contains(name.unicodeScalars.count) {
             fail(
                 "/name", "invalid_length", "must be 1 to \(CategoryRules.nameLength.upperBound) characters")
         }
-        if description.count > CategoryRules.descriptionMaxLength {
+        if description.unicodeScalars.count > CategoryRules.descriptionMaxLength {
             fail(
                 "/description", "invalid_length", "at most \(CategoryRules.descriptionMaxLength) characters"
             )
@@ -137,7 +139,7 @@ extension Category {
         }
         for (field, template) in templates.fields {
             let pointer = base + "/" + field
-            if template.isEmpty || template.count > CategoryRules.templateMaxLength {
+            if template.isEmpty || template.unicodeScalars.count > CategoryRules.templateMaxLength {
                 errors.append(
                     FieldError(
                         pointer: pointer, code: "invalid_length",

@@ -86,7 +86,10 @@ extension CategoriesAPI.Handlers {
         case nil: archived = nil
         case "true": archived = true
         case "false": archived = false
-        default: throw HTTPError.badRequest("archived must be true or false.", type: "invalid-query")
+        default:
+            throw HTTPError(
+                status: .badRequest, type: "invalid-query", detail: "archived must be true or false.",
+                pointer: "archived")
         }
         // One extra row tells whether another page follows without a count query.
         let records = try store.page(after: cursor, limit: limit + 1, archived: archived)

@@ -23,6 +23,14 @@ import Testing
             name: "id too long", mutate: { $0.id = String(repeating: "a", count: 65) }, pointer: "/id",
             code: "invalid_format"),
         Row(name: "empty name", mutate: { $0.name = "" }, pointer: "/name", code: "invalid_length"),
+        Row(
+            name: "a name of one letter with 300 combining marks",
+            mutate: { $0.name = "e" + String(repeating: "\u{301}", count: 300) }, pointer: "/name",
+            code: "invalid_length"),
+        Row(
+            name: "a description of one letter with 2,000 combining marks",
+            mutate: { $0.description = "e" + String(repeating: "\u{301}", count: 2_000) }, pointer: "/description",
+            code: "invalid_length"),
         Row(name: "ttl zero", mutate: { $0.ttlSeconds = 0 }, pointer: "/ttl_seconds", code: "out_of_range"),
         Row(
             name: "ttl over 28 days", mutate: { $0.ttlSeconds = 2_419_201 }, pointer: "/ttl_seconds",
