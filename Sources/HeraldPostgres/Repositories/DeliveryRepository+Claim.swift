@@ -72,7 +72,7 @@ extension DeliveryRepository {
                 expired.append(try row.string("platform"))
                 continue
             }
-            leased.append(try lease(row))
+            leased.append(try lease(row, now: now))
         }
         leased.sort { ($0.availableAt, $0.id) < ($1.availableAt, $1.id) }
         return DeliveryClaim(
@@ -85,8 +85,9 @@ extension DeliveryRepository {
         try connection.query(expireLeases, [now, maxAttempts]).map { try $0.string("platform") }
     }
 
-    static func lease(_ row: PostgresRow) throws -> DeliveryLease {
-        DeliveryLease(
+    /// The lease of a claimed row, its relative time to live cut to what is left at `now`.
+    static func lease(_ row: PostgresRow, now: Date) throws -> DeliveryLease {
+        var lease = DeliveryLease(
             id: try row.string("id"), notificationId: try row.decode(String?.self, "notification_id"),
             eventSource: try row.decode(String?.self, "event_source"),
             eventId: try row.decode(String?.self, "event_id"), userId: try row.string("user_id"),
@@ -97,6 +98,11 @@ extension DeliveryRepository {
             availableAt: try row.date("available_at"), expiresAt: try row.date("expires_at"),
             leasedUntil: try row.date("leased_until"), leaseId: try row.string("lease_id"),
             attempts: try row.int("attempts"))
+        if let platform = Device.Platform(rawValue: lease.platform) {
+            (lease.headersJSON, lease.body) = PushTimeToLive.handedOut(
+                platform: platform, headers: lease.headersJSON, body: lease.body, expiresAt: lease.expiresAt, now: now)
+        }
+        return lease
     }
 
     // One capped walk of deliveries_claim_platform per platform: the cost is bounded by the cap, never the backlog
