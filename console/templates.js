@@ -17,6 +17,27 @@ const FIELDS = [
   ["digest_body", "Digest body"],
 ];
 
+// The server counts an error's offset in code points; a JavaScript string index counts UTF-16 units, two for an
+// emoji or any character beyond the Basic Multilingual Plane.
+function utf16Index(text, codePoints) {
+  let index = 0;
+  for (const character of text) {
+    if (codePoints <= 0) break;
+    index += character.length;
+    codePoints -= 1;
+  }
+  return index;
+}
+
+// A locale tag in its canonical form ("pl_pl" and "PL-pl" are "pl-PL"), or as given when it is not a tag.
+function canonicalLocale(tag) {
+  try {
+    return Intl.getCanonicalLocales(tag.trim().replace(/_/g, "-"))[0] ?? tag;
+  } catch {
+    return tag;
+  }
+}
+
 export async function render(root, params, session) {
   put(root, el("h2", { text: "Templates" }), await categoryPicker("templates", params[0]));
   if (!params[0]) return;
@@ -24,7 +45,14 @@ export async function render(root, params, session) {
   let category = answer.body;
   let etag = answer.etag;
   const locales = Object.keys(category.templates).sort();
-  const locale = params[1] || category.default_locale;
+  // A tag as typed ("PL", "pl_pl") names the stored locale the server would store it under: its tab shows that
+  // locale's templates, and saving it replaces them knowingly.
+  const wanted = canonicalLocale(params[1] || category.default_locale);
+  const locale = locales.find((tag) => tag.toLowerCase() === wanted.toLowerCase()) ?? wanted;
+  if (params[1] && params[1] !== locale) {
+    go(`#/templates/${seg(category.id)}/${seg(locale)}`);
+    return;
+  }
   const writable = session.access.categoriesWrite;
 
   const tabs = el("div", { role: "tablist", class: "locale-tabs", "aria-label": "Locales" });
@@ -92,12 +120,13 @@ export async function render(root, params, session) {
       const match = /^\/templates\/[^/]+\/([a-z_]+)$/.exec(error.pointer || "");
       if (!match || !areas[match[1]] || !Number.isInteger(error.offset)) continue;
       const text = areas[match[1]].value;
-      const at = Math.min(error.offset, text.length);
+      const at = utf16Index(text, error.offset);
+      const marked = at < text.length ? String.fromCodePoint(text.codePointAt(at)) : "";
       const pre = clear(document.getElementById(`tpl-${match[1]}-mark`));
       put(pre, 
         text.slice(0, at),
-        el("mark", { class: "icu-error", title: errorText(error), text: text.slice(at, at + 1) || "⏎" }),
-        text.slice(at + 1),
+        el("mark", { class: "icu-error", title: errorText(error), text: marked || "⏎" }),
+        text.slice(at + marked.length),
       );
       pre.hidden = false;
       if (caret) areas[match[1]].setSelectionRange(at, at);
