@@ -43,6 +43,7 @@ gcc -O2 -Wall -shared -fPIC -o "$shift_lib" scripts/clock-shift/clock-shift.c -l
 shifted='DeliveriesQueueTests|FeedbackAPITests|DevicesAPITests|DeviceLossTests|UsersMutesTests|ClientReceiptsTests'
 shifted+='|ReadsTests|RetentionTests|CampaignExecutionTests|APIKeysAPITests|EndToEndTests'
 shifted+='|UsersDecisionsAPITests|DecisionRepositoryUserTests|LiveActivitiesAPITests|CiphertextConfinementEndToEndTests'
+shifted+='|DeliveriesEndingTests|DeliveriesTimeToLiveTests|RetentionUnreadTests|UsersDeleteTests'
 for days in 400 -400; do
     echo "== swift test, wall clock shifted $days days: $shifted"
     set +e
