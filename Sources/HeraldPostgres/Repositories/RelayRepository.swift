@@ -12,12 +12,14 @@ public enum RelayRepository {
                 detail = 'relayed to nats'
             WHERE id = ANY($2::text[]) AND state = 'leased' AND lease_id = $3
             """)
+    // A publish the stream did not acknowledge reached no push service: the claim's attempt is given back, so that
+    // a stream that is away for a while never uses up a delivery's attempts.
     static let released = Query(
         name: "deliveries_relay_released",
         sql: """
             UPDATE deliveries
             SET state = 'queued', leased_until = NULL, lease_id = NULL, finished_at = $3,
-                detail = 'relay publish not acknowledged'
+                attempts = greatest(attempts - 1, 0), detail = 'relay publish not acknowledged'
             WHERE id = ANY($1::text[]) AND state = 'leased' AND lease_id = $2
             """)
 

@@ -45,6 +45,24 @@ struct DeliveriesEndingTests {
         #expect(try await harness.count("SELECT count(*) FROM deliveries WHERE state = 'dead_token'") == 2)
     }
 
+    @Test("A relay publish the stream did not acknowledge gives its attempt back")
+    func anUnacknowledgedRelayPublishIsNoAttempt() async throws {
+        let harness = try await leases.prepared()
+        defer { harness.close() }
+        for _ in 0..<(DeliveryRepository.maxAttempts + 2) {
+            let claimed = try #require(await leases.claimOne(harness, leaseSeconds: 60))
+            let now = harness.clock.now
+            try await harness.database { connection in
+                try RelayRepository.settle(
+                    relayed: [], unacknowledged: [claimed.id], leaseId: claimed.lease, now: now, on: connection)
+            }
+        }
+        let claimed = try #require(await leases.claimOne(harness, leaseSeconds: 1))
+        harness.clock.advance(2)
+        #expect(await leases.claimOne(harness, leaseSeconds: 60) != nil)
+        #expect(try await harness.count("SELECT attempts FROM deliveries WHERE id = $1", [claimed.id]) == 2)
+    }
+
     @Test("A lease that keeps running out ends the delivery after the last attempt")
     func leaseExpiryStopsAfterTheLastAttempt() async throws {
         let harness = try await leases.prepared()
