@@ -49,7 +49,8 @@ extension CampaignRepository {
     /// naming the new ones under a deterministic id, links it to the wave, moves the wave's cursor and wakes the
     /// pipeline workers: one statement, so the batch's writes cost one round trip with its COMMIT. The event's
     /// source is `eventSource`, which ingest refuses, so its key is the batch's own: were it taken, the statement
-    /// fails and nothing of the batch is recorded (before, its recipients counted as reached, and none was sent).
+    /// fails and nothing of the batch is recorded (before, its recipients counted as reached, and none was sent);
+    /// the wave then tries again under the next batch number.
     static let enqueue = Query(
         name: "campaign_enqueue",
         sql: """
@@ -96,6 +97,10 @@ extension CampaignRepository {
             SELECT (SELECT recipients FROM document) AS recipients,
                    (SELECT pg_notify('herald_events', '') FROM document WHERE recipients > 0) AS notified
             """)
+
+    static let skipBatchNumber = Query(
+        name: "campaign_wave_skip_batch_number",
+        sql: "UPDATE campaign_waves SET batches = batches + 1 WHERE campaign_id = $1 AND number = $2 AND batches = $3")
 
     static let stopCanceled = Query(
         name: "campaign_wave_stop_canceled",
@@ -174,16 +179,32 @@ extension CampaignRepository {
         // Rate smoothing: batch k of a wave may start once k/planned of the minimum duration has passed.
         let share = min(1, Double(selected) / Double(planned))
         let nextBatchAt = max(now, startedAt.addingTimeInterval(minimumWaveDuration * share))
-        let eventId = "\(campaignId):\(number):\(try row.int("batches") + 1)"
-        let results = try connection.pipeline([
-            BoundQuery(
-                enqueue,
-                [
-                    campaignId, number, PipelineArray(page), eventId, try row.string("category_id"), now,
-                    try row.string("data"), finished ? "done" : "running", segment, after, nextBatchAt,
-                ]),
-            PipelineRepository.commitQuery,
-        ])
+        let batches = try row.int("batches")
+        let eventId = "\(campaignId):\(number):\(batches + 1)"
+        let results: [PostgresResult]
+        do {
+            results = try connection.pipeline([
+                BoundQuery(
+                    enqueue,
+                    [
+                        campaignId, number, PipelineArray(page), eventId, try row.string("category_id"), now,
+                        try row.string("data"), finished ? "done" : "running", segment, after, nextBatchAt,
+                    ]),
+                PipelineRepository.commitQuery,
+            ])
+        } catch let error as PostgresError where error.kind == .uniqueViolation && error.constraint == "event_keys_pkey"
+        {
+            // The batch's key was taken some other way (an event stored under it before `eventSource` was reserved,
+            // or a campaign of the same id deleted by hand): nothing of the batch was recorded, and the wave's next
+            // try takes the next number, so that one taken key cannot hold this wave and every wave due after it.
+            connection.rollbackIfNeeded()
+            _ = try connection.pipeline([
+                PipelineRepository.beginQuery, BoundQuery(skipBatchNumber, [campaignId, number, batches]),
+                PipelineRepository.commitQuery,
+            ])
+            return CampaignBatchReport(
+                campaignId: campaignId, wave: number, selected: 0, enqueued: 0, waveFinished: false)
+        }
         return CampaignBatchReport(
             campaignId: campaignId, wave: number, selected: page.count,
             enqueued: try results[0].single().int("recipients"), waveFinished: finished)
