@@ -24,10 +24,14 @@ BEGIN
             'SELECT count(*) FROM (SELECT 1 FROM users WHERE id IN (SELECT user_id FROM %I
                  WHERE counts_unread AND read_at IS NULL) ORDER BY id FOR NO KEY UPDATE) AS locked',
             partition_name);
+        -- Only the notifications of the user who has the id now: an id deleted and created again before deletions
+        -- retired their notifications may still hold the first person's, decided before the second was created
+        -- (the minute allows for the instances' clocks, which stamp both).
         EXECUTE format(
             'UPDATE unread_counts AS c SET unread = greatest(0, c.unread - day.unread), updated_at = $1
-             FROM (SELECT user_id, count(*) AS unread FROM %I WHERE counts_unread AND read_at IS NULL
-                   GROUP BY user_id) AS day
+             FROM (SELECT d.user_id, count(*) AS unread FROM %I AS d JOIN users AS u ON u.id = d.user_id
+                   WHERE d.counts_unread AND d.read_at IS NULL AND d.decided_at >= u.created_at - interval ''1 minute''
+                   GROUP BY d.user_id) AS day
              WHERE c.user_id = day.user_id',
             partition_name) USING at;
     END IF;

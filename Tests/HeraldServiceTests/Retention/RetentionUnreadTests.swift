@@ -33,10 +33,13 @@ struct RetentionUnreadTests {
         let harness = try await PipelineHarness.make(start: Date())
         defer { harness.close() }
         try await harness.category(PipelineHarness.chatCategory())
-        for user in ["u1", "u2", "u3"] {
+        for user in ["u1", "u2", "u3", "u4"] {
             try await harness.user(user)
             try await harness.device("phone-\(user)", user: user)
         }
+        // u1 to u3 have been users for 50 days; u4's id was deleted and created again today.
+        _ = try await harness.sql(
+            "UPDATE users SET created_at = $1 WHERE id <> 'u4'", [harness.clock.now.addingTimeInterval(-50 * 86_400)])
         let today = try await harness.database { try RetentionRepository.today(on: $0) }
         _ = try await harness.database {
             try RetentionRepository.ensurePartitions(from: today - 40, through: today - 1, on: $0)
@@ -48,9 +51,14 @@ struct RetentionUnreadTests {
         try await Self.notification(harness, day: today - 40, number: 3, user: "u1", read: true)
         try await Self.notification(harness, day: today - 40, number: 4, user: "u2", read: false)
         try await Self.notification(harness, day: today - 10, number: 5, user: "u3", read: false)
+        // The first u4's unread notification, from before its id was deleted (before deletions retired them), and
+        // one unread notification of today's u4.
+        try await Self.notification(harness, day: today - 40, number: 6, user: "u4", read: false)
         _ = try await harness.sql(
-            "INSERT INTO unread_counts (user_id, unread, updated_at) VALUES ('u1', 2, $1), ('u2', 1, $1), ('u3', 1, $1)",
-            [harness.clock.now])
+            """
+            INSERT INTO unread_counts (user_id, unread, updated_at)
+            VALUES ('u1', 2, $1), ('u2', 1, $1), ('u3', 1, $1), ('u4', 1, $1)
+            """, [harness.clock.now])
         _ = await harness.send(
             .post, "/v1/events",
             json: PipelineHarness.event(id: "today", item: "item-today", occurredAt: harness.clock.now))
@@ -65,8 +73,8 @@ struct RetentionUnreadTests {
         #expect(report.dropped.contains { $0.hasPrefix("decisions_") })
 
         let counts = try await harness.sql("SELECT user_id, unread, updated_at FROM unread_counts ORDER BY user_id")
-        #expect(try counts.map { try $0.string(0) } == ["u1", "u2", "u3"])
-        #expect(try counts.map { try $0.int(1) } == [1, 0, 1])
+        #expect(try counts.map { try $0.string(0) } == ["u1", "u2", "u3", "u4"])
+        #expect(try counts.map { try $0.int(1) } == [1, 0, 1, 1])
         // Stamped by the drop with the service's clock, 5 s after the last decision wrote them.
         #expect(try counts.prefix(2).allSatisfy { abs(try $0.date(2).timeIntervalSince(harness.clock.now)) < 0.001 })
         // What is left to read is what the count says.
