@@ -15,15 +15,19 @@ extension Category {
         if !CategoryRules.isSlug(id) {
             fail("/id", "invalid_format", "must match ^[a-z0-9][a-z0-9._-]{0,63}$")
         }
-        // Counted in code points, as the schema's maxLength is: a grapheme count lets one letter carry any number
-        // of combining marks.
-        if !CategoryRules.nameLength.contains(name.unicodeScalars.count) {
+        // Characters as people count them, and bytes: one character may carry any number of combining marks.
+        if !CategoryRules.nameLength.contains(name.count) || name.utf8.count > CategoryRules.nameMaxBytes {
             fail(
-                "/name", "invalid_length", "must be 1 to \(CategoryRules.nameLength.upperBound) characters")
+                "/name", "invalid_length",
+                "must be 1 to \(CategoryRules.nameLength.upperBound) characters and at most "
+                    + "\(CategoryRules.nameMaxBytes) bytes")
         }
-        if description.unicodeScalars.count > CategoryRules.descriptionMaxLength {
+        if description.count > CategoryRules.descriptionMaxLength
+            || description.utf8.count > CategoryRules.descriptionMaxBytes
+        {
             fail(
-                "/description", "invalid_length", "at most \(CategoryRules.descriptionMaxLength) characters"
+                "/description", "invalid_length",
+                "at most \(CategoryRules.descriptionMaxLength) characters and \(CategoryRules.descriptionMaxBytes) bytes"
             )
         }
         range(ttlSeconds, CategoryRules.ttlSeconds, "/ttl_seconds")
@@ -139,7 +143,7 @@ extension Category {
         }
         for (field, template) in templates.fields {
             let pointer = base + "/" + field
-            if template.isEmpty || template.unicodeScalars.count > CategoryRules.templateMaxLength {
+            if template.isEmpty || template.count > CategoryRules.templateMaxLength {
                 errors.append(
                     FieldError(
                         pointer: pointer, code: "invalid_length",

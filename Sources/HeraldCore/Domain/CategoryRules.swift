@@ -5,8 +5,13 @@ public enum CategoryRules {
     public static let collapseWindowSeconds = 1...86_400
     public static let rateLimitCount = 1...10_000
     public static let rateLimitWindowSeconds = 1...604_800
+    /// Characters (grapheme clusters), as people count them in any script.
     public static let nameLength = 1...200
     public static let descriptionMaxLength = 2_000
+    /// Bytes (UTF-8), so that no character carrying thousands of combining marks makes a name or description huge;
+    /// 16 a character, room for any script's clusters.
+    public static let nameMaxBytes = 3_200
+    public static let descriptionMaxBytes = 32_000
     public static let templateMaxLength = 4_000
     public static let apnsCategoryMaxBytes = 64
     public static let androidChannelMaxBytes = 100

@@ -8,6 +8,14 @@ import Testing
         #expect(Fixture.category(collapse: .init(keyTemplate: "msg:{thread_id}", windowSeconds: 60)).validate().isEmpty)
     }
 
+    @Test func namesAreCountedInCharactersAsWrittenInAnyScript() {
+        // 200 Devanagari syllables of a consonant and a vowel sign: 200 characters, 400 code points, 1,200 bytes.
+        var category = Fixture.category()
+        category.name = String(repeating: "\u{915}\u{93F}", count: 200)
+        category.description = String(repeating: "\u{915}\u{93F}", count: 2_000)
+        #expect(category.validate().isEmpty)
+    }
+
     struct Row: Sendable, CustomTestStringConvertible {
         var name: String
         var mutate: @Sendable (inout HeraldCore.Category) -> Void
@@ -24,12 +32,13 @@ import Testing
             code: "invalid_format"),
         Row(name: "empty name", mutate: { $0.name = "" }, pointer: "/name", code: "invalid_length"),
         Row(
-            name: "a name of one letter with 300 combining marks",
-            mutate: { $0.name = "e" + String(repeating: "\u{301}", count: 300) }, pointer: "/name",
+            name: "a name of one letter with 1,600 combining marks (3,201 bytes)",
+            mutate: { $0.name = "e" + String(repeating: "\u{301}", count: 1_600) }, pointer: "/name",
             code: "invalid_length"),
         Row(
-            name: "a description of one letter with 2,000 combining marks",
-            mutate: { $0.description = "e" + String(repeating: "\u{301}", count: 2_000) }, pointer: "/description",
+            name: "a description of one letter with 16,000 combining marks (32,001 bytes)",
+            mutate: { $0.description = "e" + String(repeating: "\u{301}", count: 16_000) },
+            pointer: "/description",
             code: "invalid_length"),
         Row(name: "ttl zero", mutate: { $0.ttlSeconds = 0 }, pointer: "/ttl_seconds", code: "out_of_range"),
         Row(
