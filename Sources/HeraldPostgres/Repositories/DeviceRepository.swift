@@ -21,7 +21,8 @@ public enum DeviceRepository {
             RETURNING installation_id
             """)
     // The installation belongs to another user and moves to `$2`: the old owner's loss is recorded, and what was
-    // queued for the old owner on it goes (it is that user's, not the new one's).
+    // queued for the old owner on it goes (it is that user's, not the new one's), with the old owner's Live Activity
+    // tokens (the new owner must neither read them nor have updates pushed to them).
     static let moveQuery = Query(
         name: "devices_move",
         sql: """
@@ -32,6 +33,8 @@ public enum DeviceRepository {
             ), dropped AS (
                 DELETE FROM deliveries
                 WHERE installation_id = $1 AND state = 'queued' AND EXISTS (SELECT 1 FROM moved)
+            ), activities AS (
+                DELETE FROM live_activity_tokens WHERE installation_id = $1 AND EXISTS (SELECT 1 FROM moved)
             )
             INSERT INTO device_deactivations (installation_id, user_id, platform, token_sha256, cause, reason,
                                               recorded_at)
