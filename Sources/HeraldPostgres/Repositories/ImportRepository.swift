@@ -103,6 +103,27 @@ public enum ImportRepository {
             ) latest
             ORDER BY platform, token, line DESC
             """)
+    // An imported installation another user holds moves, as a registration moves it (`DeviceRepository.moveQuery`):
+    // the old owner's loss is recorded, and its queued pushes and Live Activity tokens on it go.
+    static let moveDevices = Query(
+        name: "import_move_devices",
+        sql: """
+            WITH moved AS (
+                SELECT d.installation_id, d.user_id, d.platform, d.token
+                FROM devices d JOIN import_devices i ON i.installation_id = d.installation_id
+                WHERE d.user_id <> i.user_id
+                FOR UPDATE OF d
+            ), dropped AS (
+                DELETE FROM deliveries q USING moved m WHERE q.installation_id = m.installation_id AND q.state = 'queued'
+            ), activities AS (
+                DELETE FROM live_activity_tokens t USING moved m WHERE t.installation_id = m.installation_id
+            )
+            INSERT INTO device_deactivations (installation_id, user_id, platform, token_sha256, cause, reason,
+                                              recorded_at)
+            SELECT installation_id, user_id, platform, encode(sha256(convert_to(token, 'UTF8')), 'hex'),
+                   'user_changed', 'installation registered by another user', $1
+            FROM moved
+            """)
     static let displaceDevices = Query(
         name: "import_displace_devices",
         sql: """
@@ -150,6 +171,7 @@ public enum ImportRepository {
             }
             if try connection.execute(stageDevices) > 0 {
                 try connection.executeScript(analyzeDevices)
+                try connection.execute(moveDevices, [now])
                 counts.displacedDevices = try connection.execute(displaceDevices, [now])
                 counts.devices = try connection.execute(upsertDevices, [now])
             }
