@@ -68,11 +68,12 @@ extension DeliveryRepository {
                     installationId: try row.string("installation_id"), platform: try row.string("platform"),
                     token: try row.string("token"))
             }
-            let dead = results.values.filter { $0.state == "dead_token" && $0.installationId != nil }
+            let dead = results.values.compactMap { result in
+                result.state == "dead_token" ? result.installationId.map { ($0, result.token ?? "") } : nil
+            }
             if !dead.isEmpty {
                 try connection.execute(
-                    dropForDevices,
-                    [PipelineArray(dead.map { $0.installationId! }), PipelineArray(dead.map { $0.token ?? "" }), now])
+                    dropForDevices, [PipelineArray(dead.map(\.0)), PipelineArray(dead.map(\.1)), now])
             }
             let missed = order.filter { results[$0] == nil }
             var stale: Set<String> = []

@@ -29,11 +29,7 @@ struct ImportMoveTests {
         let line =
             #"{"id":"u2","devices":[{"installation_id":"phone","platform":"apns","token":"\#(token)","#
             + #""app_id":"com.example.app"}]}"#
-        var headers = HTTPHeaders()
-        headers.set("Authorization", "Bearer \(harness.adminKey)")
-        headers.set("Content-Type", "application/x-ndjson")
-        let request = HTTPRequest(method: .post, target: "/v1/users:import", headers: headers, body: Array(line.utf8))
-        let response = await offCooperativePool { [dispatcher = harness.dispatcher] in dispatcher.respond(to: request) }
+        let response = await harness.send(.post, "/v1/users:import", body: line, contentType: "application/x-ndjson")
         #expect(response.status == .ok)
 
         #expect(try await harness.sql("SELECT user_id FROM devices").map { try $0.string(0) } == ["u2"])

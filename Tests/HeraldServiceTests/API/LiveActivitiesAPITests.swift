@@ -206,4 +206,27 @@ struct LiveActivitiesAPITests {
         let web = await harness.send(.post, "/v1/categories/sports.score/preview", json: #"{"platform":"webpush"}"#)
         #expect(web.json["payload"] == .null && web.json["detail"] == .string("no_activity_token"))
     }
+
+    @Test("A device moved to another user drops its old owner's activity tokens")
+    func aMoveDropsTheOldOwnersActivityTokens() async throws {
+        let harness = try await prepared()
+        defer { harness.close() }
+        try await Self.registerToken(on: harness)
+        let token = PipelineHarness.token("phone", platform: .apns)
+        let moved = await harness.send(
+            .put, "/v1/devices/phone",
+            json: #"{"user_id":"u2","platform":"apns","token":"\#(token)","app_id":"com.example.app"}"#)
+        #expect(moved.status == .ok)
+        #expect(try await harness.count("SELECT count(*) FROM live_activity_tokens") == 0)
+        let read = await harness.sendAsClient("u2", .get, "/v1/me/devices/phone/live-activities")
+        #expect(read.status == .ok)
+        #expect(!String(decoding: read.body, as: UTF8.self).contains(Self.token))
+
+        let event = PipelineHarness.event(
+            id: "goal-1", category: "sports.score", users: ["u2"], occurredAt: start, data: #"{"home":2}"#)
+        let body = event.dropLast() + #","live_activity":{"activity_id":"match-42"}}"#
+        #expect(await harness.send(.post, "/v1/events", json: String(body)).status == .accepted)
+        try await harness.decideAll()
+        #expect(try await harness.count("SELECT count(*) FROM deliveries WHERE token = $1", [Self.token]) == 0)
+    }
 }

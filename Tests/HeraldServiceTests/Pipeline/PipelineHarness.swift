@@ -84,10 +84,15 @@ struct PipelineHarness: Sendable {
 
     /// Sends a request with the admin key (handlers block, so on a thread of its own).
     func send(_ method: HTTPMethod, _ target: String, json: String? = nil) async -> HTTPResponse {
+        await send(method, target, body: json, contentType: "application/json")
+    }
+
+    /// Sends `body` as `contentType` with the admin key.
+    func send(_ method: HTTPMethod, _ target: String, body: String?, contentType: String) async -> HTTPResponse {
         var headers = HTTPHeaders()
         headers.set("Authorization", "Bearer \(adminKey)")
-        if json != nil { headers.set("Content-Type", "application/json") }
-        let request = HTTPRequest(method: method, target: target, headers: headers, body: Array((json ?? "").utf8))
+        if body != nil { headers.set("Content-Type", contentType) }
+        let request = HTTPRequest(method: method, target: target, headers: headers, body: Array((body ?? "").utf8))
         return await offCooperativePool { [dispatcher] in dispatcher.respond(to: request) }
     }
 
