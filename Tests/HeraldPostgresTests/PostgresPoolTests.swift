@@ -6,6 +6,10 @@ import Testing
 
 @Suite struct PostgresPoolTests {
     static let sleep = Query(name: "test.sleep", sql: "SELECT pg_sleep($1::float8)")
+    static let holdGate = Query(name: "test.hold_gate", sql: "SELECT pg_advisory_lock(4242)")
+    static let openGate = Query(name: "test.open_gate", sql: "SELECT pg_advisory_unlock(4242)")
+    static let passGate = Query(
+        name: "test.pass_gate", sql: "SELECT pg_advisory_lock_shared(4242), pg_advisory_unlock_shared(4242)")
     static let backend = Query(name: "test.backend", sql: "SELECT pg_backend_pid()")
     static let poolBackends = Query(
         name: "test.pool_backends",
@@ -50,16 +54,20 @@ import Testing
     }
 
     @Test func workRunsOnPoolThreadsAndLeavesTheCooperativePoolFree() async throws {
-        let pool = try PostgresPool(
-            PostgresPool.Configuration(conninfo: try TemporaryPostgres.freshDatabase(), size: 4, threadName: "pg-test"))
+        let conninfo = try TemporaryPostgres.freshDatabase()
+        let pool = try PostgresPool(PostgresPool.Configuration(conninfo: conninfo, size: 4, threadName: "pg-test"))
         defer { pool.close() }
+        // The four pool connections wait in libpq on a lock this connection holds until the test lets them go,
+        // however long a loaded machine takes to get there.
+        let holder = try PostgresConnection(conninfo: conninfo)
+        try holder.execute(Self.holdGate)
         let started = Counter()
-        async let sleeps = withThrowingTaskGroup(of: String.self) { group in
+        async let waits = withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<4 {
                 group.addTask {
                     try await pool.withConnection { connection in
                         started.add()
-                        try connection.query(Self.sleep, [6])
+                        try connection.execute(Self.passGate)
                         return PostgresPool.currentWorkerName ?? ""
                     }
                 }
@@ -76,7 +84,8 @@ import Testing
         }
         #expect(pool.stats.busy == 4)
         #expect(PostgresPool.currentWorkerName == nil)
-        let names = try await sleeps
+        try holder.execute(Self.openGate)
+        let names = try await waits
         #expect(Set(names) == ["pg-test-1", "pg-test-2", "pg-test-3", "pg-test-4"])
     }
 
