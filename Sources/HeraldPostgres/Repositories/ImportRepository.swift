@@ -10,6 +10,9 @@ public struct ImportCounts: Sendable, Hashable {
     public var devices: Int
     /// Installations removed because an imported device took their token.
     public var displacedDevices: Int
+    /// Lines not stored because their user would have held more than `Device.maxPerUser` active devices; every
+    /// line of such a user is refused, so that no user is written without its devices.
+    public var refusedLines: [Int] = []
     /// Time spent streaming rows into the staging table (the caller's parsing included).
     public var stagingMilliseconds: Int
     /// Time spent upserting from the staging table.
@@ -130,6 +133,7 @@ public enum ImportRepository {
             WITH moved AS (
                 DELETE FROM devices d USING import_devices i
                 WHERE d.platform = i.platform AND d.token = i.token AND d.installation_id <> i.installation_id
+                  AND NOT EXISTS (SELECT 1 FROM import_devices j WHERE j.installation_id = d.installation_id)
                 RETURNING d.installation_id, d.user_id, d.platform, d.token
             )
             INSERT INTO device_deactivations (installation_id, user_id, platform, token_sha256, cause, reason,
@@ -137,6 +141,18 @@ public enum ImportRepository {
             SELECT installation_id, user_id, platform, encode(sha256(convert_to(token, 'UTF8')), 'hex'),
                    'token_moved', 'token registered by another installation', $1
             FROM moved
+            """)
+    // An imported installation keeps its row when another imported installation takes its token (two devices
+    // swapping tokens): its token is set aside first, under a value no push token can have, so that the upsert
+    // below never meets the unique (platform, token) index mid-way.
+    static let setAsideTakenTokens = Query(
+        name: "import_set_aside_tokens",
+        sql: """
+            UPDATE devices d SET token = 'set aside ' || d.installation_id
+            FROM import_devices i
+            WHERE i.installation_id = d.installation_id
+              AND EXISTS (SELECT 1 FROM import_devices j
+                          WHERE j.platform = d.platform AND j.token = d.token AND j.installation_id <> d.installation_id)
             """)
     static let upsertDevices = Query(
         name: "import_upsert_devices",
@@ -146,6 +162,23 @@ public enum ImportRepository {
                app_version, app_builds, true, $1, $1
         FROM import_devices
         """, DeviceRepository.reregisterDevice)
+    static let usersOverDeviceCap = Query(
+        name: "import_users_over_device_cap",
+        sql: """
+            SELECT d.user_id FROM devices d
+            WHERE d.active AND d.user_id IN (SELECT user_id FROM import_devices)
+            GROUP BY d.user_id HAVING count(*) > $1
+            """)
+    static let refuseUsers = Query(
+        name: "import_refuse_users",
+        sql: """
+            WITH refused AS (DELETE FROM import_rows WHERE user_id = ANY($1::text[]) RETURNING line)
+            SELECT DISTINCT line FROM refused ORDER BY line
+            """)
+    static let attemptSavepoint = Query(name: "import_attempt_savepoint", sql: "SAVEPOINT import_attempt")
+    static let rollbackAttempt = Query(
+        name: "import_rollback_attempt", sql: "ROLLBACK TO SAVEPOINT import_attempt")
+    static let releaseAttempt = Query(name: "import_release_attempt", sql: "RELEASE SAVEPOINT import_attempt")
 
     /// Runs one import at `now`: `write` streams validated rows into the writer, then users and devices are
     /// upserted. If `write` throws, nothing is stored.
@@ -162,21 +195,41 @@ public enum ImportRepository {
             counts.stagingMilliseconds = milliseconds(stagedAt - started)
             guard staged > 0 else { return counts }
             try connection.executeScript(analyzeRows)
-            try connection.execute(savepoint)
-            do {
-                counts.users = try connection.execute(upsertDistinctUsers, [now])
-            } catch let error as PostgresError where error.sqlState == "21000" {
-                try connection.execute(rollbackToSavepoint)
-                counts.users = try connection.execute(upsertUsers, [now])
+            // Users who would end with too many devices are refused whole, and the rest is stored again without
+            // them: each round refuses at least one user, so this ends.
+            while true {
+                try connection.execute(attemptSavepoint)
+                try upsert(into: &counts, now: now, on: connection)
+                let over = try connection.query(usersOverDeviceCap, [Device.maxPerUser]).map { try $0.string(0) }
+                if over.isEmpty { break }
+                try connection.execute(rollbackAttempt)
+                // Released, so that the refusal below outlives the next round's rollback.
+                try connection.execute(releaseAttempt)
+                counts.refusedLines += try connection.query(refuseUsers, [PipelineArray(over)]).map { try $0.int(0) }
             }
-            if try connection.execute(stageDevices) > 0 {
-                try connection.executeScript(analyzeDevices)
-                try connection.execute(moveDevices, [now])
-                counts.displacedDevices = try connection.execute(displaceDevices, [now])
-                counts.devices = try connection.execute(upsertDevices, [now])
-            }
+            counts.refusedLines.sort()
             counts.upsertMilliseconds = milliseconds(clock.now - stagedAt)
             return counts
+        }
+    }
+
+    /// Upserts the staged users, then their devices: moves, displaced tokens, set-aside tokens, the devices.
+    private static func upsert(into counts: inout ImportCounts, now: Date, on connection: PostgresConnection) throws {
+        try connection.execute(savepoint)
+        do {
+            counts.users = try connection.execute(upsertDistinctUsers, [now])
+        } catch let error as PostgresError where error.sqlState == "21000" {
+            try connection.execute(rollbackToSavepoint)
+            counts.users = try connection.execute(upsertUsers, [now])
+        }
+        counts.devices = 0
+        counts.displacedDevices = 0
+        if try connection.execute(stageDevices) > 0 {
+            try connection.executeScript(analyzeDevices)
+            try connection.execute(moveDevices, [now])
+            counts.displacedDevices = try connection.execute(displaceDevices, [now])
+            try connection.execute(setAsideTakenTokens)
+            counts.devices = try connection.execute(upsertDevices, [now])
         }
     }
 

@@ -80,6 +80,19 @@ enum UserImport {
                 }
             }
         }
+        for line in counts.refusedLines {
+            imported -= 1
+            fail(
+                line,
+                [
+                    FieldError(
+                        pointer: "/devices",
+                        message: "would leave this user with more than \(Device.maxPerUser) active devices")
+                ])
+        }
+        // In line order; a line's own errors keep theirs.
+        errors = errors.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(
+            \.element)
         return Summary(
             stagingMilliseconds: counts.stagingMilliseconds, upsertMilliseconds: counts.upsertMilliseconds,
             lines: lines, importedLines: imported, failedLines: failed, users: counts.users, devices: counts.devices,
