@@ -203,7 +203,8 @@ extension CampaignRepository {
                 PipelineRepository.commitQuery,
             ])
             return CampaignBatchReport(
-                campaignId: campaignId, wave: number, selected: 0, enqueued: 0, waveFinished: false)
+                campaignId: campaignId, wave: number, selected: 0, enqueued: 0, waveFinished: false,
+                skippedBatch: batches + 1)
         }
         return CampaignBatchReport(
             campaignId: campaignId, wave: number, selected: page.count,

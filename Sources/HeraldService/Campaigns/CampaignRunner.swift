@@ -77,6 +77,23 @@ public final class CampaignRunner: Sendable, BackgroundService {
         return reports
     }
 
+    /// Logs what a batch did that an operator should know of: a finished wave, a batch skipped for a taken key.
+    static func log(_ report: CampaignBatchReport, to logger: Logger) {
+        if let batch = report.skippedBatch {
+            logger.warning(
+                "campaign batch skipped: its event key was already taken",
+                [
+                    "campaign.id": .string(report.campaignId), "campaign.wave": .int(report.wave),
+                    "campaign.batch": .int(batch),
+                ])
+        }
+        if report.waveFinished {
+            logger.info(
+                "campaign wave finished",
+                ["campaign.id": .string(report.campaignId), "campaign.wave": .int(report.wave)])
+        }
+    }
+
     /// Wakes the runner now (e.g. after planning a wave due at once).
     public func notify() { thread.notify() }
 
@@ -99,11 +116,7 @@ public final class CampaignRunner: Sendable, BackgroundService {
                 }
                 failures = 0
                 if let report {
-                    if report.waveFinished {
-                        logger.info(
-                            "campaign wave finished",
-                            ["campaign.id": .string(report.campaignId), "campaign.wave": .int(report.wave)])
-                    }
+                    Self.log(report, to: logger)
                     continue
                 }
                 thread.wait(since: seen, timeout: sleep(until: nextDue))

@@ -2,6 +2,7 @@ import Foundation
 import HeraldCore
 import HeraldHTTP
 import HeraldPostgres
+import HeraldTestSupport
 import Testing
 
 @testable import HeraldService
@@ -38,10 +39,15 @@ struct CampaignEventKeyTests {
             """, [CampaignRepository.eventSource, harness.clock.now])
         harness.clock.set(ISO8601.parse("2026-12-01T09:00:00Z")!)
         let skipped = try #require(try await CampaignTestSupport.batch(harness))
-        #expect(skipped.enqueued == 0 && !skipped.waveFinished)
+        #expect(skipped.enqueued == 0 && !skipped.waveFinished && skipped.skippedBatch == 1)
+        let log = LogCapture()
+        CampaignRunner.log(skipped, to: log.logger)
+        #expect(log.all.count == 1)
+        #expect(log.all.first?.contains("event key was already taken") == true)
+        #expect(log.all.first?.contains(#""campaign.batch":1"#) == true)
         #expect(try await harness.count("SELECT count(*) FROM campaign_recipients") == 0)
         let sent = try #require(try await CampaignTestSupport.batch(harness))
-        #expect(sent.enqueued == 3)
+        #expect(sent.enqueued == 3 && sent.skippedBatch == nil)
         #expect(
             try await harness.sql("SELECT e.id FROM campaign_events c JOIN events e ON e.seq = c.event_seq")
                 .map { try $0.string(0) } == ["digest:1:2"])
