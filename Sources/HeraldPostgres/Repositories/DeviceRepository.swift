@@ -53,9 +53,11 @@ public enum DeviceRepository {
     static let otherActiveDevicesQuery = Query(
         name: "devices_other_active",
         sql: "SELECT count(*) FROM devices WHERE user_id = $1 AND installation_id <> $2 AND active")
-    // The caller's user must exist: a client acting for a deleted user re-creates nothing.
+    // Every registration of a user's devices holds this lock while it counts them against the cap, so two at once
+    // cannot both see room for one more. It is also how a client's registration learns that its user exists: a
+    // client acting for a deleted user re-creates nothing.
     static let userLockQuery = Query(
-        name: "devices_user_lock", sql: "SELECT 1 FROM users WHERE id = $1 FOR KEY SHARE")
+        name: "devices_user_lock", sql: "SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE")
     static let upsertQuery = Query(
         name: "devices_upsert",
         joining: insertDevice,
@@ -163,6 +165,7 @@ public enum DeviceRepository {
                     switch registrar {
                     case .backend:
                         try UserRepository.ensure(id: device.userId, now: now, on: connection)
+                        _ = try connection.query(userLockQuery, [device.userId])
                         movedFrom = try connection.query(moveQuery, [device.installationId, device.userId, now])
                             .first?.string(0)
                     case .user:

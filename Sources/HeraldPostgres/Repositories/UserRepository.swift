@@ -31,6 +31,8 @@ public enum UserRepository {
     static let existsQuery = Query(name: "users_exists", sql: "SELECT 1 FROM users WHERE id = $1")
     static let createdAtQuery = Query(name: "users_created_at", sql: "SELECT created_at FROM users WHERE id = $1")
     static let lockQuery = Query(name: "users_lock", sql: "SELECT 1 FROM users WHERE id = $1 FOR UPDATE")
+    static let lockForCountingQuery = Query(
+        name: "users_lock_for_counting", sql: "SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE")
     static let batchQuery = Query(
         name: "users_batch",
         sql: """
@@ -89,6 +91,13 @@ public enum UserRepository {
     /// When user `id` was created, or nil when there is no such user.
     public static func createdAt(id: String, on connection: PostgresConnection) throws -> Date? {
         try connection.query(createdAtQuery, [id]).first.map { try $0.date(0) }
+    }
+
+    /// Locks user `id`'s row until the transaction ends, against every other writer that counts the user's rows
+    /// against a cap (devices, mutes), so that two cannot both see room for one more; returns whether the user
+    /// exists. Call it inside a transaction.
+    public static func lockForCounting(id: String, on connection: PostgresConnection) throws -> Bool {
+        !(try connection.query(lockForCountingQuery, [id]).isEmpty)
     }
 
     /// Whether user `id` exists.

@@ -40,20 +40,26 @@ enum UsersMutesAPI {
         let errors = mute.validate(now: now)
         if !errors.isEmpty { throw HTTPError.invalidFields(errors) }
         let (record, created) = try context.pool.withConnectionBlocking { connection in
-            try UsersAPI.requireUser(id, on: connection)
-            if scope == .category, let key = mute.key,
-                try PreferenceRepository.category(id: key, on: connection) == nil
-            {
-                throw HTTPError.invalidField("/key", "no category has this id")
+            try connection.transaction { connection in
+                // Held until the mute is stored: two requests at once cannot both see room for one more.
+                guard try UserRepository.lockForCounting(id: id, on: connection) else {
+                    throw HTTPError.notFound("No user has this id.")
+                }
+                if scope == .category, let key = mute.key,
+                    try PreferenceRepository.category(id: key, on: connection) == nil
+                {
+                    throw HTTPError.invalidField("/key", "no category has this id")
+                }
+                guard
+                    try MuteRepository.othersRunning(userId: id, besides: mute, now: now, on: connection)
+                        < Mute.maxPerUser
+                else {
+                    throw HTTPError.conflict(
+                        "This user already has \(Mute.maxPerUser) mutes running; remove one first.",
+                        type: "too-many-mutes")
+                }
+                return try MuteRepository.upsert(userId: id, mute, now: now, on: connection)
             }
-            guard
-                try MuteRepository.othersRunning(userId: id, besides: mute, now: now, on: connection) < Mute.maxPerUser
-            else {
-                throw HTTPError.conflict(
-                    "This user already has \(Mute.maxPerUser) mutes running; remove one first.",
-                    type: "too-many-mutes")
-            }
-            return try MuteRepository.upsert(userId: id, mute, now: now, on: connection)
         }
         var headers = HTTPHeaders()
         headers.set("Location", "\(basePath)/\(record.mute.id)")

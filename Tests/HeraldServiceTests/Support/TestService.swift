@@ -12,6 +12,8 @@ struct TestService: Sendable {
     let dispatcher: RequestDispatcher
     /// The secret of an admin key.
     let adminKey: String
+    /// The database, for a test's own connections.
+    let conninfo: String
 
     /// The repository's `sql/` folder.
     static let sqlFolder: URL = {
@@ -39,7 +41,7 @@ struct TestService: Sendable {
             dispatcher: RequestDispatcher(
                 router: APIRoutes.router(context: context), authenticator: context.authenticator, logger: logger,
                 clientTokens: context.clientTokenAuthentication, dependencyProblem: DatabaseProblem.problem(for:)),
-            adminKey: APIKeySecret.generate().value)
+            adminKey: APIKeySecret.generate().value, conninfo: conninfo)
         _ = try pool.withConnectionBlocking { [adminKey = service.adminKey] connection in
             try APIKeyRepository.upsertAdmin(
                 id: "admin", name: "test admin", keyHash: APIKeySecret(adminKey).hash, on: connection)

@@ -1,0 +1,64 @@
+import Foundation
+import HeraldHTTP
+import HeraldPostgres
+import Testing
+
+@testable import HeraldService
+
+/// A write that counts a user's rows against a cap (devices, mutes) holds the user's row while it counts and
+/// stores, so two writes at once cannot both see room for one more.
+@Suite("Per-user caps under writers at once")
+struct UserCapLockTests {
+    static let begin = Query(unsafeSQL: "BEGIN", name: "test.begin")
+    static let commit = Query(unsafeSQL: "COMMIT", name: "test.commit")
+    static let holdUser = Query(name: "test.hold_user", sql: "SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE")
+    static let lockWaiters = Query(
+        name: "test.lock_waiters",
+        sql: """
+            SELECT count(*) FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()
+            """)
+
+    /// Sends `request` while another transaction holds user `user`'s row: it must wait for that transaction
+    /// (seen as a backend waiting on a lock, polled with a deadline) and go on once it commits.
+    static func sendWhileUserIsHeld(
+        _ service: TestService, user: String, _ request: @escaping @Sendable () -> HTTPResponse
+    ) async throws -> HTTPResponse {
+        let holder = try PostgresConnection(conninfo: service.conninfo)
+        let watcher = try PostgresConnection(conninfo: service.conninfo)
+        try holder.executeScript(begin)
+        #expect(try holder.query(holdUser, [user]).count == 1)
+        let sent = Task.detached { request() }
+        let deadline = ContinuousClock.now + .seconds(30)
+        var waited = false
+        while !waited && ContinuousClock.now < deadline {
+            waited = try watcher.query(lockWaiters).single().int(0) > 0
+            if !waited { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(waited, "the write did not wait for the transaction holding its user")
+        try holder.executeScript(commit)
+        return await sent.value
+    }
+
+    @Test func aDeviceRegistrationWaitsForTheUsersOtherWriter() async throws {
+        let service = try TestService.make()
+        defer { service.close() }
+        #expect(service.registerAPNs("first", user: "u", token: SampleTokens.apns(1)).status == .created)
+        let second = try await Self.sendWhileUserIsHeld(service, user: "u") {
+            service.registerAPNs("second", user: "u", token: SampleTokens.apns(2))
+        }
+        #expect(second.status == .created)
+        #expect(try service.count("SELECT count(*) FROM devices WHERE user_id = 'u'") == 2)
+    }
+
+    @Test func aMuteWaitsForTheUsersOtherWriter() async throws {
+        let service = try TestService.make()
+        defer { service.close() }
+        #expect(service.send(.put, "/v1/users/u", json: #"{"locale":"en"}"#).status == .created)
+        let mute = try await Self.sendWhileUserIsHeld(service, user: "u") {
+            service.send(.post, "/v1/users/u/mutes", json: #"{"scope":"thread","key":"conversation:42"}"#)
+        }
+        #expect(mute.status == .created)
+        #expect(service.send(.post, "/v1/users/nobody/mutes", json: #"{"scope":"all"}"#).status == .notFound)
+    }
+}
