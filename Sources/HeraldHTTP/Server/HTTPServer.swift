@@ -107,7 +107,7 @@ public final class HTTPServer: Sendable {
             throw HTTPServerError(.daemonFailed, "libmicrohttpd did not start; see its log line")
         }
         let port = ListeningSocket.boundPort(of: socket) ?? configuration.port
-        core.headerDeadline.start()
+        core.deadlines.start()
         return Running(daemon: daemon, port: port, core: retained)
     }
 
@@ -131,7 +131,7 @@ public final class HTTPServer: Sendable {
         let unfinished = core.active.load(ordering: .acquiring)
         // Closes the listening socket too: it was handed over at start.
         MHD_stop_daemon(running.daemon)
-        core.headerDeadline.stop()
+        core.deadlines.stop()
         running.core.release()
         core.logger.info("http server stopped", ["http.unfinished_requests": .int(unfinished)])
     }

@@ -13,8 +13,12 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// An idle connection is closed after this long (whole seconds, rounded up).
     public var idleTimeout: Duration
     /// A connection that has not sent a request's complete headers this long after it opened, or after its previous
-    /// response, is closed (`HeaderDeadline`).
+    /// response, is closed (`ClientDeadlines`).
     public var headerTimeout: Duration
+    /// A request body still arriving after the header timeout must have averaged this many bytes per second since
+    /// its headers, the header timeout not counted, or the connection is closed (`ClientDeadlines`); 0 leaves
+    /// bodies to the idle timeout.
+    public var minimumBodyRate: Int
     /// Per-connection memory for the request line, headers and read buffer; larger headers get 431.
     public var connectionMemoryLimit: Int
     /// The largest accepted request body; larger ones get 413.
@@ -28,6 +32,7 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         connectionsPerAddress: Int = 256,
         idleTimeout: Duration = .seconds(30),
         headerTimeout: Duration = .seconds(10),
+        minimumBodyRate: Int = 16 * 1024,
         connectionMemoryLimit: Int = 32 * 1024,
         maxBodyBytes: Int = 1 << 20
     ) {
@@ -37,6 +42,7 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         self.connectionsPerAddress = connectionsPerAddress
         self.idleTimeout = idleTimeout
         self.headerTimeout = headerTimeout
+        self.minimumBodyRate = minimumBodyRate
         self.connectionMemoryLimit = connectionMemoryLimit
         self.maxBodyBytes = maxBodyBytes
     }
@@ -76,6 +82,7 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         }
         if idleTimeout < .seconds(1) { problems.append("idle timeout must be at least 1 second") }
         if headerTimeout < .milliseconds(100) { problems.append("header timeout must be at least 0.1 second") }
+        if minimumBodyRate < 0 { problems.append("minimum body rate must not be negative") }
         if connectionMemoryLimit < 4096 {
             problems.append("connection memory limit must be at least 4096 bytes")
         }

@@ -38,14 +38,21 @@ func heraldAccess(
     }
     let state = Unmanaged<RequestState>.fromOpaque(requestSlot.pointee!).takeUnretainedValue()
     if !state.prepared {
-        if let connection { server.headerDeadline.release(connectionKey(connection)) }
+        if let connection {
+            // The headers are in; from here the body's own deadline runs (and admission's time counts in its grace).
+            server.deadlines.awaitBody(connectionKey(connection), socket: herald_connection_socket(connection))
+        }
         prepare(state, connection: connection, method: method, server: server)
         // The route and the caller are settled on the headers, before the first body byte: a stranger, or a key
         // without the route's scope, is answered now and never makes the server hold a body.
         switch server.dispatcher.admit(server.request(from: state)) {
         case .admitted(let principal): state.admitted = .some(principal)
-        case .undecided: break
+        case .undecided:
+            // The caller is not known yet (the key could not be looked up): a route's larger limit is for callers
+            // it admits, so until then the server-wide limit holds.
+            state.bodyLimit = min(state.bodyLimit, server.configuration.maxBodyBytes)
         case .refused(let refusal):
+            if let connection { server.deadlines.release(connectionKey(connection)) }
             state.route = refusal.route
             state.active = true
             server.active.add(1, ordering: .relaxed)
@@ -54,6 +61,7 @@ func heraldAccess(
             return queue(response, for: state, on: connection, server: server)
         }
         if declaresOversizedBody(state, limit: state.bodyLimit) {
+            if let connection { server.deadlines.release(connectionKey(connection)) }
             // Answered before the upload, whether or not the client waits for 100 Continue.
             state.bodyTooLarge = true
             state.active = true
@@ -64,6 +72,7 @@ func heraldAccess(
     }
     let chunkSize = uploadDataSize.pointee
     if chunkSize > 0 {
+        if let connection { server.deadlines.received(chunkSize, on: connectionKey(connection)) }
         // Once a response is queued (a refusal, a 413), whatever the client still sends is dropped unread.
         if !state.bodyTooLarge, state.status == nil, let uploadData {
             if state.body.count + chunkSize > state.bodyLimit {
@@ -82,6 +91,7 @@ func heraldAccess(
         return .YES
     }
     if state.status != nil { return .YES }
+    if let connection { server.deadlines.release(connectionKey(connection)) }
     state.active = true
     server.active.add(1, ordering: .relaxed)
     if state.bodyTooLarge {
@@ -105,7 +115,7 @@ func heraldRequestCompleted(
     // A kept-alive connection has the same time again for its next request's headers; one that ends otherwise is
     // closing, and its close notification comes next.
     if let connection, reason == .REQUEST_TERMINATED_COMPLETED_OK {
-        server.headerDeadline.awaitHeaders(connectionKey(connection), socket: herald_connection_socket(connection))
+        server.deadlines.awaitHeaders(connectionKey(connection), socket: herald_connection_socket(connection))
     }
     let state = Unmanaged<RequestState>.fromOpaque(opaque).takeRetainedValue()
     server.finish(state, completed: reason == .REQUEST_TERMINATED_COMPLETED_OK && state.status != nil)
@@ -147,9 +157,9 @@ func heraldConnectionNotify(
         }
     }
     if code == .CONNECTION_NOTIFY_STARTED {
-        server.headerDeadline.awaitHeaders(key, socket: herald_connection_socket(connection))
+        server.deadlines.awaitHeaders(key, socket: herald_connection_socket(connection))
     } else {
-        server.headerDeadline.release(key)
+        server.deadlines.release(key)
     }
 }
 

@@ -28,7 +28,7 @@ final class ServerCore: Sendable {
     let active = Atomic<Int>(0)
     let draining = Atomic<Bool>(false)
     let addresses = Mutex(AddressBook())
-    let headerDeadline: HeaderDeadline
+    let deadlines: ClientDeadlines
 
     init(
         configuration: HTTPServerConfiguration, dispatcher: RequestDispatcher, logger: Logger,
@@ -38,7 +38,8 @@ final class ServerCore: Sendable {
         self.dispatcher = dispatcher
         self.logger = logger
         self.metrics = metrics
-        self.headerDeadline = HeaderDeadline(timeout: configuration.headerTimeout)
+        self.deadlines = ClientDeadlines(
+            timeout: configuration.headerTimeout, minimumBodyRate: configuration.minimumBodyRate)
     }
 
     /// The request a finished `RequestState` describes.

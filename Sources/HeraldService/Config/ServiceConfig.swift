@@ -22,6 +22,8 @@ public struct ServiceConfig: Sendable, Equatable {
     public var httpConnectionsPerAddress = 256
     /// Seconds a connection has to send a request's headers, from its opening or its previous response.
     public var httpHeaderTimeoutSeconds = 10
+    /// Bytes per second a request body still arriving after the header timeout must have averaged (0: no floor).
+    public var httpMinimumBodyRate = 16 * 1024
     /// Largest accepted request body in bytes.
     public var maxBodyBytes: Int
     /// PostgreSQL connections in the pool.
@@ -109,6 +111,7 @@ extension ServiceConfig {
         ("HERALD_HTTP_IDLE_TIMEOUT", "--http-idle-timeout"), ("HERALD_MAX_BODY_BYTES", "--max-body-bytes"),
         ("HERALD_HTTP_CONNECTIONS_PER_ADDRESS", "--http-connections-per-address"),
         ("HERALD_HTTP_HEADER_TIMEOUT", "--http-header-timeout"),
+        ("HERALD_HTTP_MIN_BODY_RATE", "--http-min-body-rate"),
         ("HERALD_DB_POOL_SIZE", "--db-pool-size"), ("HERALD_DB_STATEMENT_TIMEOUT_MS", "--db-statement-timeout-ms"),
         ("HERALD_DB_LOCK_TIMEOUT_MS", "--db-lock-timeout-ms"), ("HERALD_DB_POOL_WAIT_MS", "--db-pool-wait-ms"),
         ("HERALD_MIGRATIONS_DIR", "--migrations-dir"),
@@ -196,6 +199,7 @@ extension ServiceConfig {
         Self.integer(
             values, "HERALD_HTTP_CONNECTIONS_PER_ADDRESS", 0...100_000, &httpConnectionsPerAddress, &problems)
         Self.integer(values, "HERALD_HTTP_HEADER_TIMEOUT", 1...3600, &httpHeaderTimeoutSeconds, &problems)
+        Self.integer(values, "HERALD_HTTP_MIN_BODY_RATE", 0...(1 << 30), &httpMinimumBodyRate, &problems)
         Self.integer(values, "HERALD_MAX_BODY_BYTES", 1024...(64 << 20), &maxBodyBytes, &problems)
         Self.integer(values, "HERALD_DB_POOL_SIZE", 1...256, &databasePoolSize, &problems)
         applyDatabaseTimeouts(values, problems: &problems)
@@ -255,7 +259,7 @@ extension ServiceConfig {
             host: httpHost, port: port, connectionLimit: httpConnectionLimit,
             connectionsPerAddress: min(httpConnectionsPerAddress, httpConnectionLimit),
             idleTimeout: .seconds(httpIdleTimeoutSeconds), headerTimeout: .seconds(httpHeaderTimeoutSeconds),
-            maxBodyBytes: maxBodyBytes)
+            minimumBodyRate: httpMinimumBodyRate, maxBodyBytes: maxBodyBytes)
     }
 
     /// Parses `host:port` where host is a dotted IPv4 address.

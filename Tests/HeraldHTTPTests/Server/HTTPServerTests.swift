@@ -15,15 +15,16 @@ final class RunningServer {
 
     init(
         maxBodyBytes: Int = 1 << 20, connectionsPerAddress: Int = 256, idleTimeout: Duration = .seconds(30),
-        headerTimeout: Duration = .seconds(10), extraRoutes: (inout Router) -> Void = { _ in }
+        headerTimeout: Duration = .seconds(10), minimumBodyRate: Int = 16 * 1024,
+        authenticator: any Authenticator = TestKeys.authenticator, extraRoutes: (inout Router) -> Void = { _ in }
     ) throws {
         let router = sampleRouter(extra: extraRoutes)
         let logger = logs.logger
-        let dispatcher = RequestDispatcher(router: router, authenticator: TestKeys.authenticator, logger: logger)
+        let dispatcher = RequestDispatcher(router: router, authenticator: authenticator, logger: logger)
         server = HTTPServer(
             configuration: HTTPServerConfiguration(
                 host: "127.0.0.1", port: 0, connectionsPerAddress: connectionsPerAddress, idleTimeout: idleTimeout,
-                headerTimeout: headerTimeout, maxBodyBytes: maxBodyBytes),
+                headerTimeout: headerTimeout, minimumBodyRate: minimumBodyRate, maxBodyBytes: maxBodyBytes),
             dispatcher: dispatcher, logger: logger, metrics: metrics)
         try server.start()
         port = try #require(server.port)
