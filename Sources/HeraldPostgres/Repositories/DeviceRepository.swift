@@ -89,7 +89,7 @@ public enum DeviceRepository {
         name: "devices_remove",
         sql: """
             WITH gone AS (
-                DELETE FROM devices WHERE installation_id = $1
+                DELETE FROM devices WHERE installation_id = $1 AND ($3::text IS NULL OR user_id = $3)
                 RETURNING installation_id, user_id, platform, token
             )
             INSERT INTO device_deactivations (installation_id, user_id, platform, token_sha256, cause, reason,
@@ -213,8 +213,12 @@ public enum DeviceRepository {
     }
 
     /// Removes installation `installationId` at once (sign-out) and records why; returns whether it existed.
-    public static func remove(installationId: String, now: Date, on connection: PostgresConnection) throws -> Bool {
-        !(try connection.query(removeQuery, [installationId, now]).isEmpty)
+    /// With `ownerId`, only while the installation is that user's: the check is the deletion's own, so a device
+    /// moved to another user meanwhile stays.
+    public static func remove(
+        installationId: String, ownerId: String? = nil, now: Date, on connection: PostgresConnection
+    ) throws -> Bool {
+        !(try connection.query(removeQuery, [installationId, now, ownerId]).isEmpty)
     }
 
     /// The installation `installationId`, if registered.

@@ -82,11 +82,7 @@ enum DevicesAPI {
     static func remove(installationId: String, ownerId: String?, context: ServiceContext) throws -> HTTPResponse {
         let now = context.clock()
         let removed = try context.pool.withConnectionBlocking { connection in
-            if let ownerId {
-                let record = try DeviceRepository.find(installationId: installationId, on: connection)
-                guard record?.device.userId == ownerId else { return false }
-            }
-            return try DeviceRepository.remove(installationId: installationId, now: now, on: connection)
+            try DeviceRepository.remove(installationId: installationId, ownerId: ownerId, now: now, on: connection)
         }
         guard removed else { throw HTTPError.notFound("No device has this installation id.") }
         return .noContent()

@@ -60,10 +60,10 @@ enum LiveActivitiesAPI {
                 let installationId = try RecipientPaths.identifier(match, "installation_id", write: false)
                 let activityId = try RecipientPaths.identifier(match, "activity_id", write: false)
                 let owner = client ? try ClientUser.id(match) : nil
+                // The owner is checked by the removal itself: a device moved to another user meanwhile keeps its tokens.
                 let removed = try context.pool.withConnectionBlocking { connection in
-                    guard try device(installationId, owner: owner, on: connection) != nil else { return false }
-                    return try LiveActivityRepository.remove(
-                        installationId: installationId, activityId: activityId, on: connection)
+                    try LiveActivityRepository.remove(
+                        installationId: installationId, activityId: activityId, ownerId: owner, on: connection)
                 }
                 guard removed else { throw HTTPError.notFound("No such activity on this device.") }
                 return .noContent()
@@ -83,8 +83,9 @@ enum LiveActivitiesAPI {
         do {
             created = try context.pool.withConnectionBlocking { connection -> Bool? in
                 guard let record = try device(installationId, owner: owner, on: connection) else { return nil }
+                // The owner is checked again under the device's lock, against a move to another user meanwhile.
                 return try LiveActivityRepository.register(
-                    installationId: installationId, activityId: activityId, now: now, on: connection
+                    installationId: installationId, activityId: activityId, ownerId: owner, now: now, on: connection
                 ) { held in
                     LiveActivityRegistration.check(
                         token: body.token, activityId: activityId, device: record.device, registered: held)

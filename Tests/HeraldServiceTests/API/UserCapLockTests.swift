@@ -12,12 +12,6 @@ struct UserCapLockTests {
     static let begin = Query(unsafeSQL: "BEGIN", name: "test.begin")
     static let commit = Query(unsafeSQL: "COMMIT", name: "test.commit")
     static let holdUser = Query(name: "test.hold_user", sql: "SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE")
-    static let lockWaiters = Query(
-        name: "test.lock_waiters",
-        sql: """
-            SELECT count(*) FROM pg_stat_activity
-            WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()
-            """)
 
     /// Sends `request` while another transaction holds user `user`'s row: it must wait for that transaction
     /// (seen as a backend waiting on a lock, polled with a deadline) and go on once it commits.
@@ -25,19 +19,14 @@ struct UserCapLockTests {
         _ service: TestService, user: String, _ request: @escaping @Sendable () -> HTTPResponse
     ) async throws -> HTTPResponse {
         let holder = try PostgresConnection(conninfo: service.conninfo)
-        let watcher = try PostgresConnection(conninfo: service.conninfo)
         try holder.executeScript(begin)
         #expect(try holder.query(holdUser, [user]).count == 1)
-        let sent = Task.detached { request() }
-        let deadline = ContinuousClock.now + .seconds(30)
-        var waited = false
-        while !waited && ContinuousClock.now < deadline {
-            waited = try watcher.query(lockWaiters).single().int(0) > 0
-            if !waited { try await Task.sleep(for: .milliseconds(20)) }
-        }
+        // On a thread of its own: the request blocks in libpq until the holder commits.
+        async let sent = offCooperativePool { request() }
+        let waited = try await LockWaiters.appear(conninfo: service.conninfo)
         #expect(waited, "the write did not wait for the transaction holding its user")
         try holder.executeScript(commit)
-        return await sent.value
+        return await sent
     }
 
     @Test func aDeviceRegistrationWaitsForTheUsersOtherWriter() async throws {
