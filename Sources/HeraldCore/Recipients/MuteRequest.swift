@@ -41,7 +41,10 @@ public struct MuteRequest: Sendable, Hashable {
             }
         case .thread:
             if let key {
-                if key.isEmpty || key.count > Self.maxKeyLength || key.unicodeScalars.contains(where: Self.isControl) {
+                // Counted in code points, as the database's check counts.
+                if key.isEmpty || key.unicodeScalars.count > Self.maxKeyLength
+                    || key.unicodeScalars.contains(where: Self.isControl)
+                {
                     errors.append(
                         FieldError(
                             pointer: "/key", code: "invalid_value",

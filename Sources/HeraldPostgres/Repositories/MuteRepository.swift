@@ -34,6 +34,12 @@ public enum MuteRepository {
             SELECT count(*) FROM user_mutes
             WHERE user_id = $1 AND (until IS NULL OR until > $4) AND NOT (scope = $2 AND COALESCE(key, '') = $3)
             """)
+    static let deleteEndedQuery = Query(
+        name: "mutes_delete_ended",
+        sql: """
+            DELETE FROM user_mutes
+            WHERE user_id = $1 AND until <= $2 AND NOT (scope = $3 AND COALESCE(key, '') = $4)
+            """)
     static let activeQuery = Query(
         name: "mutes_active",
         sql: """
@@ -66,6 +72,14 @@ public enum MuteRepository {
     ) throws -> Int {
         try connection.query(othersRunningQuery, [userId, request.scope.rawValue, request.key ?? "", now]).single()
             .int(0)
+    }
+
+    /// Removes user `userId`'s mutes that ended by `now`, except the one `request` renews (it keeps its id):
+    /// nothing reads them again, and every decision for the user would still load them.
+    public static func deleteEnded(
+        userId: String, besides request: MuteRequest, now: Date, on connection: PostgresConnection
+    ) throws {
+        try connection.execute(deleteEndedQuery, [userId, now, request.scope.rawValue, request.key ?? ""])
     }
 
     /// User `userId`'s mutes that still apply at `now`, oldest first.

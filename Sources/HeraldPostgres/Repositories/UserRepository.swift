@@ -50,6 +50,10 @@ public enum UserRepository {
         name: "users_delete_subscriptions", sql: "DELETE FROM topic_subscriptions WHERE user_id = $1")
     static let deleteDeactivations = Query(
         name: "users_delete_deactivations", sql: "DELETE FROM device_deactivations WHERE user_id = $1")
+    // What the user's apps reported and learned: a user created again under the id is another person.
+    static let deleteReceipts = Query(name: "users_delete_receipts", sql: "DELETE FROM receipts WHERE user_id = $1")
+    static let deleteDismissalStreaks = Query(
+        name: "users_delete_dismissal_streaks", sql: "DELETE FROM dismissal_streaks WHERE user_id = $1")
     static let deleteUser = Query(name: "users_delete", sql: "DELETE FROM users WHERE id = $1")
     /// A deleted user's notifications stay as the record of what was decided, but leave the feed and count as read
     /// from then on: an id created again is another person, who must neither see them nor read them.
@@ -116,15 +120,18 @@ public enum UserRepository {
         return profiles
     }
 
-    /// Removes user `id` with its devices, preferences, mutes, subscriptions and deactivation history in one
-    /// transaction, and retires its notifications as of `now` (out of the feed, read); returns whether the user
+    /// Removes user `id` with its devices, preferences, mutes, subscriptions, deactivation history, receipts and
+    /// dismissal streaks in one transaction, and retires its notifications as of `now` (out of the feed, read); returns whether the user
     /// existed.
     public static func delete(id: String, now: Date, on connection: PostgresConnection) throws -> Bool {
         try connection.transaction { connection in
             // Locking the row first makes a concurrent device registration for this user wait, then fail its
             // foreign key, instead of leaving a device behind.
             guard !(try connection.query(lockQuery, [id]).isEmpty) else { return false }
-            for statement in [deleteDevices, deletePreferences, deleteMutes, deleteSubscriptions, deleteDeactivations] {
+            for statement in [
+                deleteDevices, deletePreferences, deleteMutes, deleteSubscriptions, deleteDeactivations,
+                deleteReceipts, deleteDismissalStreaks,
+            ] {
                 try connection.execute(statement, [id])
             }
             try connection.execute(retireNotifications, [id, now])

@@ -56,7 +56,8 @@ enum APIKeysAPI {
     static func validate(_ body: CreateRequest) throws -> [Scope] {
         var errors: [FieldError] = []
         let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        if name.isEmpty || body.name.count > 200 {
+        // Counted as the database counts (code points), so that no name it refuses gets this far.
+        if name.isEmpty || body.name.unicodeScalars.count > 200 {
             errors.append(FieldError(pointer: "/name", message: "must be 1 to 200 characters"))
         }
         if body.scopes.isEmpty || body.scopes.count > Scope.allCases.count {

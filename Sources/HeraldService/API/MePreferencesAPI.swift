@@ -8,7 +8,21 @@ import HeraldPostgres
 enum MePreferencesAPI {
     struct QuietHoursBody: Decodable {
         var quietHours: UserBody.QuietHoursBody?
+        /// Whether `quiet_hours` was given at all: `null` clears the quiet hours, a missing member is a mistake.
+        var quietHoursGiven: Bool
         var timeZone: String?
+
+        // The request decoder turns snake_case keys into these.
+        enum CodingKeys: String, CodingKey {
+            case quietHours, timeZone
+        }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            quietHoursGiven = c.contains(.quietHours)
+            quietHours = try c.decodeIfPresent(UserBody.QuietHoursBody.self, forKey: .quietHours)
+            timeZone = try c.decodeIfPresent(String.self, forKey: .timeZone)
+        }
     }
 
     static func register(on router: inout Router, context: ServiceContext) {
@@ -55,6 +69,9 @@ enum MePreferencesAPI {
     /// same validation as `PUT /v1/users/{id}` (quiet hours need a time zone: the body's or the stored one).
     static func setQuietHours(userId: String, request: HTTPRequest, context: ServiceContext) throws -> HTTPResponse {
         let body: QuietHoursBody = try request.decodeJSON()
+        guard body.quietHoursGiven else {
+            throw HTTPError.invalidField("/quiet_hours", "is required: the quiet hours, or null to clear them")
+        }
         let now = context.clock()
         let view = try context.pool.withConnectionBlocking { connection in
             try connection.transaction { connection in

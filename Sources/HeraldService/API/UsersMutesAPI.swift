@@ -50,6 +50,8 @@ enum UsersMutesAPI {
                 {
                     throw HTTPError.invalidField("/key", "no category has this id")
                 }
+                // Ended mutes go first: the cap bounds the rows a decision loads, not only the running ones.
+                try MuteRepository.deleteEnded(userId: id, besides: mute, now: now, on: connection)
                 guard
                     try MuteRepository.othersRunning(userId: id, besides: mute, now: now, on: connection)
                         < Mute.maxPerUser

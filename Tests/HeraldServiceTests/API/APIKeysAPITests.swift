@@ -37,6 +37,8 @@ struct APIKeysAPITests {
             (#"{"name":"x","scopes":["admin","admin"]}"#, "/scopes/1"),
             (#"{"name":"x"}"#, "/scopes"),
             (#"{"name":7,"scopes":["admin"]}"#, "/name"),
+            // 200 characters of 400 code points: the stored name's limit counts code points.
+            (#"{"name":"\#(String(repeating: "e\u{301}", count: 200))","scopes":["admin"]}"#, "/name"),
         ])
     func validation(body: String, pointer: String) throws {
         let service = try TestService.make()

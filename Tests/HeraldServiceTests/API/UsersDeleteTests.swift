@@ -48,4 +48,24 @@ struct UsersDeleteTests {
             """)
         #expect(try retired.map { try $0.bool(0) } == [true])
     }
+
+    @Test("What a deleted user's apps reported and taught is gone, so a user created again starts afresh")
+    func receiptsAndStreaksGo() async throws {
+        let harness = try await PipelineHarness.make(start: Date())
+        defer { harness.close() }
+        try await harness.user("u1")
+        _ = try await harness.sql(
+            """
+            INSERT INTO receipts (user_id, notification_id, device, event, category_id, at, received_at)
+            VALUES ('u1', 'n1', 'phone', 'dismissed', 'chat.message', $1, $1)
+            """, [harness.clock.now])
+        _ = try await harness.sql(
+            """
+            INSERT INTO dismissal_streaks (user_id, category_id, streak, updated_at)
+            VALUES ('u1', 'chat.message', 2, $1)
+            """, [harness.clock.now])
+        #expect(await harness.send(.delete, "/v1/users/u1").status == .noContent)
+        #expect(try await harness.count("SELECT count(*) FROM receipts") == 0)
+        #expect(try await harness.count("SELECT count(*) FROM dismissal_streaks") == 0)
+    }
 }

@@ -45,6 +45,27 @@ struct UsersMutesTests {
         #expect(again.json["until"] == .null)
     }
 
+    @Test("Mutes that ended are removed when another is stored, so short mutes cannot pass the cap")
+    func endedMutesGo() throws {
+        let clock = ManualClock()
+        let service = try TestService.make(clock: clock.function)
+        defer { service.close() }
+        #expect(service.send(.put, "/v1/users/u1", json: "{}").status == .created)
+        for index in 0..<3 {
+            let soon = ISO8601.format(clock.now.addingTimeInterval(1))
+            let mute = service.send(
+                .post, "/v1/users/u1/mutes", json: #"{"scope":"thread","key":"t\#(index)","until":"\#(soon)"}"#)
+            #expect(mute.status == .created)
+            clock.advance(2)
+        }
+        #expect(try service.count("SELECT count(*) FROM user_mutes") == 1)
+        // A key 200 characters long, each with a combining mark, is 400 code points: refused as the table would.
+        let marked = String(repeating: "e\u{301}", count: 200)
+        let long = service.send(.post, "/v1/users/u1/mutes", json: #"{"scope":"thread","key":"\#(marked)"}"#)
+        #expect(long.status == .unprocessableContent)
+        #expect(long.json["pointer"] == .string("/key"))
+    }
+
     @Test("Deleting mutes, and requests that cannot be stored")
     func deleteAndValidate() throws {
         let service = try TestService.make()

@@ -75,6 +75,11 @@ struct MePreferenceCenterTests {
         #expect(quiet.status == .ok)
         #expect(quiet.json["quiet_hours"]?["start"] == .string("22:00"))
         #expect(quiet.json["locale"] == .string("en"), "the rest of the profile is kept")
+        // Without `quiet_hours` the request says nothing of them: refused, and they stay.
+        let unsaid = await harness.sendAsClient(
+            "u1", .put, "/v1/me/quiet-hours", json: #"{"time_zone":"Europe/Paris"}"#)
+        #expect(unsaid.status == .unprocessableContent)
+        #expect(unsaid.json["pointer"] == .string("/quiet_hours"))
         let cleared = await harness.sendAsClient("u1", .put, "/v1/me/quiet-hours", json: #"{"quiet_hours":null}"#)
         #expect(cleared.json["quiet_hours"] == .null)
         #expect(cleared.json["time_zone"] == .string("Europe/Berlin"))
