@@ -89,6 +89,18 @@ enum MeReceiptsAPI {
     static func store(
         _ receipts: [ReceiptInput], userId: String, decider: Decider, now: Date, on connection: PostgresConnection
     ) throws -> (view: ReceiptsView, stored: [(event: String, categoryId: String, at: Date)]) {
+        // A receipt speaks for one of the user's own installations; any other name would let one user's app
+        // store rows without end and move every category's figures.
+        let installations = Set(
+            try DeviceRepository.devices(userId: userId, on: connection).map(\.device.installationId))
+        let strangers = receipts.enumerated().filter { !installations.contains($0.element.device) }
+        if !strangers.isEmpty {
+            throw HTTPError.invalidFields(
+                strangers.prefix(FieldError.listedAtMost).map {
+                    FieldError(
+                        pointer: "/receipts/\($0.offset)/device", message: "is not one of this user's installations")
+                })
+        }
         let ids = Array(Set(receipts.map(\.notificationId)))
         let targets = try ReceiptRepository.targets(userId: userId, notificationIds: ids, on: connection)
         let stored = try ReceiptRepository.store(userId: userId, receipts, targets: targets, now: now, on: connection)

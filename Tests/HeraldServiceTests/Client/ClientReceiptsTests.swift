@@ -130,6 +130,29 @@ struct ClientReceiptsTests {
         #expect([.badRequest, .unprocessableContent].contains(response.status))
     }
 
+    @Test func aReceiptSpeaksForOneOfTheUsersOwnInstallations() async throws {
+        let harness = try await PipelineHarness.make(start: start)
+        defer { harness.close() }
+        try await harness.category(PipelineHarness.chatCategory())
+        for user in ["u1", "u2"] { try await harness.user(user) }
+        try await harness.device("phone", user: "u1", platform: .apns)
+        try await harness.device("other", user: "u2", platform: .apns)
+        try await harness.notify("u1", items: ["i1"], at: start)
+        let id = try await harness.sql("SELECT notification_id FROM decisions WHERE user_id = 'u1'").single().string(0)
+        let body = [
+            receipt(id, "displayed"), receipt(id, "displayed", device: "made-up"),
+            receipt(id, "opened", device: "other"),
+        ]
+        let response = await harness.sendAsClient(
+            "u1", .post, "/v1/me/receipts", json: #"{"receipts":[\#(body.joined(separator: ","))]}"#)
+        #expect(response.status == .unprocessableContent)
+        #expect(response.bodyText.contains("/receipts/1/device") && response.bodyText.contains("/receipts/2/device"))
+        #expect(try await harness.count("SELECT count(*) FROM receipts") == 0)
+        let own = await harness.sendAsClient(
+            "u1", .post, "/v1/me/receipts", json: #"{"receipts":[\#(body[0])]}"#)
+        #expect(own.json["accepted"] == .int(1))
+    }
+
     @Test func batchesAreBounded() async throws {
         let harness = try await PipelineHarness.make(start: start)
         defer { harness.close() }
