@@ -28,6 +28,13 @@ public enum UserRepository {
                    updated_at
             FROM users WHERE id = $1
             """)
+    static let findForChangeQuery = Query(
+        name: "users_find_for_change",
+        sql: """
+            SELECT id, locale, time_zone, quiet_start_minute, quiet_end_minute, quiet_days, badge, created_at,
+                   updated_at
+            FROM users WHERE id = $1 FOR NO KEY UPDATE
+            """)
     static let existsQuery = Query(name: "users_exists", sql: "SELECT 1 FROM users WHERE id = $1")
     static let createdAtQuery = Query(name: "users_created_at", sql: "SELECT created_at FROM users WHERE id = $1")
     static let lockQuery = Query(name: "users_lock", sql: "SELECT 1 FROM users WHERE id = $1 FOR UPDATE")
@@ -90,6 +97,12 @@ public enum UserRepository {
     /// The user `id`, if it exists.
     public static func find(id: String, on connection: PostgresConnection) throws -> UserRecord? {
         try connection.query(findQuery, [id]).first.map(record)
+    }
+
+    /// The user `id`, if it exists, with its row locked until the transaction ends: for a change of part of the
+    /// profile, which must not lose another writer's change in between.
+    public static func findForChange(id: String, on connection: PostgresConnection) throws -> UserRecord? {
+        try connection.query(findForChangeQuery, [id]).first.map(record)
     }
 
     /// When user `id` was created, or nil when there is no such user.

@@ -75,7 +75,7 @@ enum MePreferencesAPI {
         let now = context.clock()
         let view = try context.pool.withConnectionBlocking { connection in
             try connection.transaction { connection in
-                guard let record = try UserRepository.find(id: userId, on: connection) else {
+                guard let record = try UserRepository.findForChange(id: userId, on: connection) else {
                     throw HTTPError.notFound("No user has this id.")
                 }
                 let current = record.profile

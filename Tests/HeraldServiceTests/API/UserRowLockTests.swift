@@ -5,10 +5,11 @@ import Testing
 
 @testable import HeraldService
 
-/// A write that counts a user's rows against a cap (devices, mutes) holds the user's row while it counts and
-/// stores, so two writes at once cannot both see room for one more.
-@Suite("Per-user caps under writers at once")
-struct UserCapLockTests {
+/// A write that reads the user's state before it stores (counting devices or mutes against a cap, changing part of
+/// the profile) holds the user's row meanwhile, so two writes at once cannot both see room for one more, or lose
+/// each other's change.
+@Suite("Writes that read a user first, under writers at once")
+struct UserRowLockTests {
     static let begin = Query(unsafeSQL: "BEGIN", name: "test.begin")
     static let commit = Query(unsafeSQL: "COMMIT", name: "test.commit")
     static let holdUser = Query(name: "test.hold_user", sql: "SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE")
@@ -49,5 +50,18 @@ struct UserCapLockTests {
         }
         #expect(mute.status == .created)
         #expect(service.send(.post, "/v1/users/nobody/mutes", json: #"{"scope":"all"}"#).status == .notFound)
+    }
+
+    @Test func aChangeOfTheQuietHoursWaitsForTheUsersOtherWriter() async throws {
+        let service = try TestService.make()
+        defer { service.close() }
+        #expect(service.send(.put, "/v1/users/u", json: #"{"time_zone":"Europe/Berlin"}"#).status == .created)
+        let token = service.context.clientTokens!.mint(
+            userID: "u", issuedAt: Date(), expiresAt: Date().addingTimeInterval(3600))
+        let quiet = try await Self.sendWhileUserIsHeld(service, user: "u") {
+            service.send(
+                .put, "/v1/me/quiet-hours", json: #"{"quiet_hours":{"start":"22:00","end":"07:00"}}"#, key: token)
+        }
+        #expect(quiet.status == .ok)
     }
 }
