@@ -44,6 +44,7 @@ shifted='DeliveriesQueueTests|FeedbackAPITests|DevicesAPITests|DeviceLossTests|U
 shifted+='|ReadsTests|RetentionTests|CampaignExecutionTests|APIKeysAPITests|EndToEndTests'
 shifted+='|UsersDecisionsAPITests|DecisionRepositoryUserTests|LiveActivitiesAPITests|CiphertextConfinementEndToEndTests'
 shifted+='|DeliveriesEndingTests|DeliveriesTimeToLiveTests|RetentionUnreadTests|UsersDeleteTests'
+shifted+='|ImportDevicesTests|UserRowLockTests|ClientDeviceMoveTests|MePreferenceCenterTests'
 for days in 400 -400; do
     echo "== swift test, wall clock shifted $days days: $shifted"
     set +e
