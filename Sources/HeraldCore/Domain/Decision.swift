@@ -23,6 +23,9 @@ public struct Decision: Sendable, Hashable, Codable {
     public var countsUnread = false
     /// When its push goes (`Outcome.deliverAt`); nil when none will.
     public var deliverAt: Date? = nil
+    /// The thread the event belongs to (`Decider.threadKey`): the one its pushes are grouped by, its thread mutes
+    /// match and a read of that thread covers.
+    public var threadId: String? = nil
 
     /// Creates a decision.
     public init(

@@ -6,7 +6,9 @@ extension Decider {
         _ userId: String, event: Event, category: Category?, state: RecipientState?, now: Date,
         into result: inout DecisionResult
     ) -> Decision {
+        let thread = Self.threadKey(for: event, category: category)
         var decision = Decision(eventId: event.reference, userId: userId, outcome: .delivered)
+        decision.threadId = thread
         func finish(_ stop: DecisionOrder.Stop) -> Decision {
             decision.outcome = stop.outcome
             decision.detail = stop.detail
@@ -17,7 +19,6 @@ extension Decider {
         // 1. Actor.
         if userId == event.actor { return finish(DecisionOrder.Stop(outcome: .suppressedActor)) }
         // 2–6. Category, user, preference, mutes, expiry.
-        let thread = category.flatMap { Self.threadKey(for: event, category: $0) }
         let expiresAt = event.occurredAt + TimeInterval(category?.ttlSeconds ?? 0)
         let reached: DecisionOrder.Reached
         switch DecisionOrder.reachesUser(

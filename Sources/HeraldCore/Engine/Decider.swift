@@ -42,10 +42,11 @@ public struct Decider: Sendable {
     /// The collapse key of the digest a user with preference `digest` receives for `category`.
     public static func digestKey(for category: Category) -> String { "digest:" + category.id }
 
-    /// The thread an event belongs to: its own thread id, else the category's thread key template.
-    public static func threadKey(for event: Event, category: Category) -> String? {
+    /// The thread an event belongs to: its own thread id, else the category's thread key template (none without
+    /// a category).
+    public static func threadKey(for event: Event, category: Category?) -> String? {
         if let threadId = event.threadId { return threadId }
-        return category.threadKeyTemplate.flatMap { try? KeyTemplate($0) }?.render(for: event)
+        return category?.threadKeyTemplate.flatMap { try? KeyTemplate($0) }?.render(for: event)
     }
 
     /// Decides `event` for every recipient: exactly one decision each, in order, plus deliveries and state.

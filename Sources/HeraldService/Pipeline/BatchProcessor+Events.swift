@@ -40,7 +40,7 @@ extension BatchProcessor {
                     eventSeq: item.claim.seq, userId: userId, outcome: decision.outcome.rawValue,
                     detail: decision.detail, deliverAt: decision.deliverAt, notificationId: decision.notificationId,
                     collapseId: decision.collapseId, badge: decision.badge, deliveryIds: ids, itemId: event.itemId,
-                    threadId: event.threadId, countsUnread: decision.countsUnread, decidedAt: now,
+                    threadId: decision.threadId, countsUnread: decision.countsUnread, decidedAt: now,
                     feedPosition: decision.feedPosition))
         }
     }

@@ -31,6 +31,20 @@ import Testing
         #expect(Set(result.deliveries.map(\.collapseId)) == [result.decisions[0].collapseId])
     }
 
+    /// The decision names the thread its pushes are grouped by, whether the event named it or the category's thread
+    /// key template gave it: the shell records that thread, and a read of it must find the notification.
+    @Test(arguments: [("7", "7"), (nil, "conversation:42"), (nil, nil)] as [(String?, String?)])
+    func theDecisionCarriesTheThreadOfItsPushes(eventThread: String?, expected: String?) {
+        var category = Fixture.category()
+        category.threadKeyTemplate = expected == nil ? nil : "conversation:{data.conversation_id}"
+        var event = Fixture.event(thread: eventThread)
+        event.data["conversation_id"] = .string("42")
+        let result = Self.decide(Fixture.state(), category: category, event: event)
+        #expect(result.decisions[0].threadId == expected)
+        let aps = Fixture.parse(result.deliveries[0].body)?["aps"] as? [String: Any]
+        #expect(aps?["thread-id"] as? String == expected)
+    }
+
     @Test func badgeRules() {
         var quiet = Fixture.category()
         quiet.countsTowardBadge = false

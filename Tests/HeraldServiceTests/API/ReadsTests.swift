@@ -130,6 +130,34 @@ struct ReadsTests {
             await harness.send(.post, "/v1/users/u2/read", json: #"{"item_ids":[""]}"#).status == .unprocessableContent)
     }
 
+    /// Events that name no thread belong to the one their category's thread key template gives them; their pushes
+    /// are grouped by it, and a read of that thread covers them.
+    @Test func aReadOfTheThreadACategoryGivesItsEventsCoversThem() async throws {
+        let harness = try await PipelineHarness.make(start: start)
+        defer { harness.close() }
+        var category = PipelineHarness.chatCategory()
+        category.threadKeyTemplate = "conversation:{data.conversation_id}"
+        try await harness.category(category)
+        try await harness.user("u4")
+        try await harness.device("phone", user: "u4", platform: .apns)
+        let events = [("42", "k1"), ("42", "k2"), ("43", "k3")].map { conversation, id in
+            PipelineHarness.event(
+                id: id, users: ["u4"], item: id, occurredAt: start,
+                data: #"{"text":"hi","conversation_id":"\#(conversation)"}"#)
+        }
+        _ = await harness.send(.post, "/v1/events", json: "[\(events.joined(separator: ","))]")
+        try await harness.decideAll()
+        let body = try await harness.sql(
+            "SELECT body FROM deliveries WHERE notification_id = (SELECT notification_id FROM decisions WHERE item_id = 'k1')"
+        ).single().string(0)
+        #expect(body.contains(#""thread-id":"conversation:42""#))
+
+        harness.clock.advance(60)
+        let read = await harness.send(.post, "/v1/users/u4/read", json: #"{"thread_id":"conversation:42"}"#)
+        #expect(read.json["items_read"] == .int(2))
+        #expect(read.json["unread_count"] == .int(1))
+    }
+
     @Test func aReadEventCoversStoredNotificationsAndOnesDecidedEarlierInItsBatchAlike() async throws {
         let harness = try await PipelineHarness.make(start: start)
         defer { harness.close() }
