@@ -4,11 +4,13 @@ import Foundation
 extension Decider {
     /// Handles a read at `now`: lowers the unread count, queues a withdrawal (background, priority 5) to every
     /// other active device within its silent budget, coalescing the excess into the next allowed push, and, for
-    /// APNs, a badge-only push the system applies even when the app gets no wake.
+    /// APNs, a badge-only push the system applies even when the app gets no wake. A read notification's pushes that
+    /// have not gone out yet are stopped: the user has seen it, so an alert later would only bring back a badge.
     public func read(_ notice: ReadNotice, state: RecipientState, now: Date) -> ReadResult {
         let unread = max(0, state.unreadCount - max(0, notice.itemsRead))
         let badge = state.profile.badge ? unread : nil
         var result = ReadResult(unreadCount: unread, deliveries: [], silentBudgets: [:])
+        result.stoppedNotificationIds = notice.notificationIds
         let expiry = TimeInterval(config.backgroundTTLSeconds)
         for device in state.activeDevices where device.installationId != notice.originInstallationId {
             var budget =

@@ -7,15 +7,19 @@ public struct ReadNotice: Sendable, Hashable, Codable {
     public var itemsRead: Int
     /// The device the read happened on; it already knows, so it gets nothing.
     public var originInstallationId: String?
+    /// The notifications that are now read, each once.
+    public var notificationIds: [String]
 
     /// Creates a read notice.
     public init(
-        userId: String, collapseIds: [String], itemsRead: Int, originInstallationId: String? = nil
+        userId: String, collapseIds: [String], itemsRead: Int, originInstallationId: String? = nil,
+        notificationIds: [String] = []
     ) {
         self.userId = userId
         self.collapseIds = collapseIds
         self.itemsRead = itemsRead
         self.originInstallationId = originInstallationId
+        self.notificationIds = notificationIds
     }
 
     enum CodingKeys: String, CodingKey {
@@ -23,5 +27,6 @@ public struct ReadNotice: Sendable, Hashable, Codable {
         case collapseIds = "collapse_ids"
         case itemsRead = "items_read"
         case originInstallationId = "origin_installation_id"
+        case notificationIds = "notification_ids"
     }
 }

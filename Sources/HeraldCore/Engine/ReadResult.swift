@@ -4,4 +4,10 @@ public struct ReadResult: Sendable, Hashable {
     public var deliveries: [Delivery]
     /// Budgets to upsert, by installation id.
     public var silentBudgets: [String: SilentBudget]
+    /// The notifications the read covered: their pushes still waiting in the queue (held for the end of quiet
+    /// hours, say) are not sent any more, on any device; they end as expired with `stoppedPushDetail`.
+    public var stoppedNotificationIds: [String] = []
+
+    /// Why a push ended unsent because its notification was read.
+    public static let stoppedPushDetail = "read before it was sent"
 }

@@ -36,12 +36,14 @@ public struct ReadScope: Sendable, Hashable {
         var seen: Set<String> = []
         for id in covered.compactMap(\.collapseId) where seen.insert(id).inserted { collapseIds.append(id) }
         let itemsRead = covered.filter(\.countsUnread).count
+        var notified: Set<String> = []
+        let notificationIds = covered.compactMap(\.notificationId).filter { notified.insert($0).inserted }
         let notice =
             covered.isEmpty
             ? nil
             : ReadNotice(
                 userId: userId, collapseIds: collapseIds, itemsRead: itemsRead,
-                originInstallationId: originInstallationId)
+                originInstallationId: originInstallationId, notificationIds: notificationIds)
         return ReadSelection(covered: covered, collapseIds: collapseIds, itemsRead: itemsRead, notice: notice)
     }
 }

@@ -168,4 +168,24 @@ public enum DeliveryRepository {
             ])
         return [replace, insert]
     }
+
+    // The queued pushes of notifications that were read end unsent. Their user's devices lead to them through the
+    // partial index of queued rows by installation (a device that went away took its queued rows with it, 0006);
+    // leased rows are a sender's already and report their own outcome.
+    static let stopQueued = Query(
+        name: "deliveries_stop_queued",
+        sql: """
+            UPDATE deliveries SET state = 'expired', finished_at = $1, detail = $2
+            WHERE installation_id = ANY($3::text[]) AND state = 'queued' AND notification_id = ANY($4::text[])
+            """)
+
+    /// The statement that ends, at `now` and with `detail`, the queued pushes of `notificationIds` to
+    /// `installationIds`; `nil` when there is nothing to end.
+    public static func stopQueuedQuery(
+        notificationIds: [String], installationIds: [String], detail: String, now: Date
+    ) -> BoundQuery? {
+        guard !notificationIds.isEmpty, !installationIds.isEmpty else { return nil }
+        return BoundQuery(
+            stopQueued, [now, detail, PipelineArray(installationIds), PipelineArray(notificationIds)])
+    }
 }

@@ -11,6 +11,18 @@ struct BatchOutput {
     var progress: [EventProgress] = []
     /// Timers that fired (or lost their user) and are deleted.
     var firedTimers: [TimerRecord] = []
+    /// Notifications read in this batch whose pushes still in the queue end unsent (`ReadResult`), and the devices
+    /// of their users, where such pushes can wait.
+    private(set) var stoppedNotificationIds: [String] = []
+    private(set) var stoppedInstallationIds: Set<String> = []
+
+    /// Ends the queued pushes of `notificationIds` to `installationIds`, this batch's own rows included, when the
+    /// batch commits.
+    mutating func stopPushes(of notificationIds: [String], to installationIds: [String]) {
+        guard !notificationIds.isEmpty else { return }
+        stoppedNotificationIds += notificationIds
+        stoppedInstallationIds.formUnion(installationIds)
+    }
 
     /// Adds queue rows and returns their ids; a row already queued in this batch is not added twice.
     mutating func queue(_ deliveries: [Delivery], eventSource: String?, eventId: String?) -> [String] {

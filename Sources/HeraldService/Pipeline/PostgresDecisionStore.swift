@@ -82,6 +82,13 @@ struct PostgresDecisionStore: DecisionStore {
         queries += TimerRepository.writeQueries(deleting: output.firedTimers, arming: Array(book.armed.values))
         queries += DeliveryRepository.coalescingQueries(
             output.deliveries.filter { $0.delivery.coalesceKey != nil }, now: now)
+        // After the inserts, so a push queued earlier in this batch and read later in it ends too.
+        if let stop = DeliveryRepository.stopQueuedQuery(
+            notificationIds: output.stoppedNotificationIds, installationIds: output.stoppedInstallationIds.sorted(),
+            detail: ReadResult.stoppedPushDetail, now: now)
+        {
+            queries.append(stop)
+        }
         if !output.progress.isEmpty { queries.append(EventRepository.progressQuery(output.progress, at: now)) }
         if let ready = DeliveryRepository.readyQuery(output.deliveries, now: now) { queries.append(ready) }
         queries.append(PipelineRepository.commitQuery)

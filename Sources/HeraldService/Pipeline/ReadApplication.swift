@@ -3,8 +3,8 @@ import HeraldCore
 import HeraldPostgres
 
 /// Applies a read inside a transaction that holds the user's lock: marks the notifications read (once), lowers
-/// the unread count by the ones that had raised it, and queues withdrawals plus the new badge to the user's other
-/// devices within their silent budgets.
+/// the unread count by the ones that had raised it, queues withdrawals plus the new badge to the user's other
+/// devices within their silent budgets, and ends the read notifications' pushes that are still queued.
 enum ReadApplication {
     /// Where a candidate lives: decided earlier in this batch (an index into `output.decisions`), or stored.
     enum Target: Hashable, Sendable {
@@ -49,6 +49,8 @@ enum ReadApplication {
             book.setBudget(budget, installation: installation, user: scope.userId)
         }
         let ids = output.queue(result.deliveries, eventSource: eventSource, eventId: eventId)
+        output.stopPushes(
+            of: result.stoppedNotificationIds, to: state.activeDevices.map(\.installationId))
         return ReadOutcome(
             itemsRead: notice.itemsRead, unreadCount: result.unreadCount,
             badge: badgeOn ? result.unreadCount : nil, withdrawn: notice.collapseIds, deliveryIds: ids)

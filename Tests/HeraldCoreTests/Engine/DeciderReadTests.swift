@@ -32,6 +32,20 @@ import Testing
         #expect(result.silentBudgets.keys.sorted() == ["android", "tablet", "web"])
     }
 
+    /// What was read is not pushed any more: every device's pushes of the read notifications that are still waiting
+    /// (held for quiet hours, say) are stopped, the device the read happened on included.
+    @Test func aReadStopsThePushesOfItsNotificationsThatHaveNotGoneOut() {
+        let state = Fixture.state(devices: Self.devices, unread: 2)
+        let notice = ReadNotice(
+            userId: "u1", collapseIds: ["msg:42"], itemsRead: 2, originInstallationId: "phone",
+            notificationIds: ["n1", "n2"])
+        let result = Fixture.decider().read(notice, state: state, now: Fixture.now)
+        #expect(result.stoppedNotificationIds == ["n1", "n2"])
+        let nothing = Fixture.decider().read(
+            ReadNotice(userId: "u1", collapseIds: [], itemsRead: 0), state: state, now: Fixture.now)
+        #expect(nothing.stoppedNotificationIds.isEmpty)
+    }
+
     @Test func theUnreadCountNeverGoesNegative() {
         let result = Fixture.decider().read(
             ReadNotice(userId: "u1", collapseIds: [], itemsRead: 50), state: Fixture.state(unread: 3), now: Fixture.now)

@@ -80,10 +80,14 @@ import Testing
 
     @Test func theNoticeCarriesTheUserTheDeviceAndTheSelection() {
         let scope = ReadScope(userId: "u1", itemIds: ["i1"], threadId: nil, originInstallationId: "phone")
-        let selection = scope.select([Self.candidate(1, item: "i1", collapse: "msg:1")])
+        let selection = scope.select([
+            Self.candidate(1, item: "i1", collapse: "msg:1"), Self.candidate(2, notificationId: "n1", item: "i1"),
+        ])
         #expect(
             selection.notice
-                == ReadNotice(userId: "u1", collapseIds: ["msg:1"], itemsRead: 1, originInstallationId: "phone"))
+                == ReadNotice(
+                    userId: "u1", collapseIds: ["msg:1"], itemsRead: 2, originInstallationId: "phone",
+                    notificationIds: ["n1"]))
         #expect(scope.select([Self.candidate(2, item: "i2")]).notice == nil)
     }
 

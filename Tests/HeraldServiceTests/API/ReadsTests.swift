@@ -158,6 +158,57 @@ struct ReadsTests {
         #expect(read.json["unread_count"] == .int(1))
     }
 
+    /// A notification held for the end of quiet hours and read meanwhile (in the feed, say) is not pushed when they
+    /// end: its held pushes end unsent on every device, by the read route and by an `item.read` event alike, also for
+    /// a notification decided earlier in the read's batch.
+    @Test func aReadStopsThePushesStillHeldForQuietHours() async throws {
+        let harness = try await PipelineHarness.make(start: start)
+        defer { harness.close() }
+        try await harness.category(PipelineHarness.chatCategory())
+        // 14:00 in Berlin, inside quiet hours from 13:00 to 07:00.
+        try await harness.user("u6", timeZone: "Europe/Berlin", quiet: (13 * 60, 7 * 60))
+        try await harness.device("phone", user: "u6", platform: .apns)
+        try await harness.device("tablet", user: "u6", platform: .fcm)
+        let events = ["h1", "h2", "h3"].map {
+            PipelineHarness.event(id: $0, users: ["u6"], item: $0, occurredAt: start)
+        }
+        _ = await harness.send(.post, "/v1/events", json: "[\(events.joined(separator: ","))]")
+        try await harness.decideAll()
+        #expect(try await harness.count("SELECT count(*) FROM decisions WHERE outcome = 'deferred.quiet_hours'") == 3)
+        func held() async throws -> [String] {
+            try await harness.sql(
+                """
+                SELECT d.item_id || '@' || q.installation_id FROM deliveries q JOIN decisions d USING (notification_id)
+                WHERE q.kind = 'alert' AND q.state = 'queued' ORDER BY 1
+                """
+            ).map { try $0.string(0) }
+        }
+        #expect(try await held().count == 6)
+
+        harness.clock.advance(60)
+        let read = await harness.send(.post, "/v1/users/u6/read", json: #"{"item_ids":["h1"],"device":"phone"}"#)
+        #expect(read.json["items_read"] == .int(1))
+        let batch = [
+            PipelineHarness.event(id: "h4", users: ["u6"], item: "h4", occurredAt: harness.clock.now),
+            PipelineHarness.event(
+                id: "r1", category: "item.read", users: ["u6"], item: "h2", occurredAt: harness.clock.now,
+                data: #"{"device":"tablet","item_ids":["h4"]}"#),
+        ]
+        #expect(await harness.send(.post, "/v1/events", json: "[\(batch.joined(separator: ","))]").status == .accepted)
+        #expect(try await harness.decideAll().count == 1)
+        #expect(try await held() == ["h3@phone", "h3@tablet"])
+        let ended = try await harness.sql(
+            """
+            SELECT q.state, q.detail, q.finished_at FROM deliveries q JOIN decisions d USING (notification_id)
+            WHERE d.item_id IN ('h1', 'h2', 'h4') AND q.kind = 'alert'
+            """)
+        #expect(ended.count == 6)
+        #expect(try ended.allSatisfy { try $0.string("state") == "expired" })
+        #expect(try ended.allSatisfy { try $0.decode(String?.self, "detail") == "read before it was sent" })
+        #expect(try ended.allSatisfy { try $0.decode(Date?.self, "finished_at") == harness.clock.now })
+        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u6'") == 1)
+    }
+
     @Test func aReadEventCoversStoredNotificationsAndOnesDecidedEarlierInItsBatchAlike() async throws {
         let harness = try await PipelineHarness.make(start: start)
         defer { harness.close() }

@@ -88,6 +88,34 @@ struct ClientReceiptsTests {
         #expect(response.json["items_read"] == .int(counted), "the unread count drops by the one notification")
     }
 
+    /// A notification opened from the feed while its pushes wait for the end of quiet hours is not pushed then.
+    @Test func anOpenStopsTheNotificationsPushesStillHeldForQuietHours() async throws {
+        let harness = try await PipelineHarness.make(start: start)
+        defer { harness.close() }
+        try await harness.category(PipelineHarness.chatCategory())
+        // 14:00 in Berlin, inside quiet hours from 13:00 to 07:00.
+        try await harness.user("u1", timeZone: "Europe/Berlin", quiet: (13 * 60, 7 * 60))
+        try await harness.device("phone", user: "u1", platform: .apns)
+        try await harness.device("web", user: "u1", platform: .webpush)
+        try await harness.notify("u1", items: ["i1", "i2"], at: start)
+        let ids = try await harness.sql(
+            "SELECT notification_id FROM decisions WHERE outcome = 'deferred.quiet_hours' ORDER BY feed_seq"
+        ).map { try $0.string(0) }
+        try #require(ids.count == 2)
+
+        harness.clock.advance(60)
+        let response = await harness.sendAsClient(
+            "u1", .post, "/v1/me/receipts", json: #"{"receipts":[\#(receipt(ids[0], "opened", device: "web"))]}"#)
+        #expect(response.json["items_read"] == .int(1))
+        let queued = try await harness.sql(
+            "SELECT DISTINCT notification_id FROM deliveries WHERE kind = 'alert' AND state = 'queued'"
+        ).map { try $0.string(0) }
+        #expect(queued == [ids[1]])
+        #expect(
+            try await harness.count(
+                "SELECT count(*) FROM deliveries WHERE notification_id = $1 AND state = 'expired'", [ids[0]]) == 2)
+    }
+
     /// Two unopened dismissals halve a limit of 4 an hour to 2 for the next decisions; an open restores it.
     @Test func dismissalsReportedByTheAppHalveTheCategoryLimitUntilAnOpen() async throws {
         let harness = try await PipelineHarness.make(start: start)

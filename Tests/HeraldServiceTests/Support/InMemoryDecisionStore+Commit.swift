@@ -12,6 +12,13 @@ extension InMemoryDecisionStore.Tables {
         _ output: BatchOutput, book: RecipientBook, reads: [DecisionKey: Date], now: Date
     ) throws {
         try queue(output.deliveries)
+        let stopped = Set(output.stoppedNotificationIds)
+        for row in deliveries
+        where ended[row.id] == nil && output.stoppedInstallationIds.contains(row.delivery.installationId) {
+            if let id = row.delivery.notificationId, stopped.contains(id) {
+                ended[row.id] = ReadResult.stoppedPushDetail
+            }
+        }
         var stored = Set(decisions.map(InMemoryDecisionStore.key(of:)))
         for decision in output.decisions {
             guard stored.insert(InMemoryDecisionStore.key(of: decision)).inserted else {

@@ -41,6 +41,8 @@ final class InMemoryDecisionStore: DecisionStore {
         var digests: [DecisionDigestRecord] = []
         /// The delivery queue in the order rows were added.
         var deliveries: [DeliveryRow] = []
+        /// Queue rows that ended unsent, by id, with the reason.
+        var ended: [String: String] = [:]
     }
 
     /// What the open batch holds until it ends.
