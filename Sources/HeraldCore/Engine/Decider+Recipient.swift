@@ -83,8 +83,9 @@ extension Decider {
 
         // 10–11. Collapsing, rate limits.
         var collapseId = decision.notificationId
-        if let rule = category.collapse, let key = Self.collapseKey(for: event, category: category) {
-            var group = state.collapseGroups[key] ?? CollapseGroup(userId: userId, key: key)
+        if let rule = category.collapse,
+            var group = Self.burst(of: event, category: category, userId: userId, groups: state.collapseGroups)
+        {
             let window = TimeInterval(rule.windowSeconds)
             decision.collapseId = group.collapseId
             if !group.startsBurst(at: sendAt) {

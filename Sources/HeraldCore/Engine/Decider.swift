@@ -27,16 +27,37 @@ public struct Decider: Sendable {
     /// The collapse-group keys the shell should load for each recipient of `event`.
     public static func collapseKeys(for event: Event, category: Category) -> [String] {
         var keys = [digestKey(for: category)]
-        if let key = collapseKey(for: event, category: category) { keys.insert(key, at: 0) }
+        if let key = collapseKey(for: event, category: category) {
+            keys.insert(burstKey(categoryId: category.id, collapseKey: key), at: 0)
+        }
         return keys
     }
 
-    /// The burst an event of a collapsing category joins: the event's own `collapse_key` template, else the
+    /// The collapse key of an event of a collapsing category: the event's own `collapse_key` template, else the
     /// category's, rendered from the event; nil when the category does not collapse (an event's key alone does
-    /// not make it collapse) or a field the template names is missing.
+    /// not make it collapse) or a field the template names is missing. It is the collapse id of the burst's pushes.
     public static func collapseKey(for event: Event, category: Category) -> String? {
         guard let rule = category.collapse else { return nil }
         return (try? KeyTemplate(event.collapseKey ?? rule.keyTemplate))?.render(for: event)
+    }
+
+    /// The key of the collapse group of a category's burst: the category and the collapse key, so two categories
+    /// with the same template keep apart bursts, each closed and checked (preference, mutes) by its own category.
+    /// A category id has no `:`, so it never meets another category's burst or a digest group (`digestKey`).
+    public static func burstKey(categoryId: String, collapseKey: String) -> String {
+        "burst:" + categoryId + ":" + collapseKey
+    }
+
+    /// The burst `event` joins for `userId`: its group in `groups`, else a new one whose collapse id is the collapse
+    /// key, so the platforms still replace the notifications of one key in place as they did; nil when the event
+    /// does not collapse (`collapseKey`).
+    public static func burst(
+        of event: Event, category: Category, userId: String, groups: [String: CollapseGroup]
+    ) -> CollapseGroup? {
+        guard let collapseKey = collapseKey(for: event, category: category) else { return nil }
+        let key = burstKey(categoryId: category.id, collapseKey: collapseKey)
+        return groups[key]
+            ?? CollapseGroup(userId: userId, key: key, collapseId: CollapseIdentifier.apns(for: collapseKey))
     }
 
     /// The collapse key of the digest a user with preference `digest` receives for `category`.

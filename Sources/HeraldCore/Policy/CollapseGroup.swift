@@ -52,11 +52,11 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
     /// Whether the burst's events belong to different threads (or some to none).
     public var threadsDiffer = false
 
-    /// An idle group for `key`.
-    public init(userId: String, key: String) {
+    /// An idle group for `key`, whose pushes go with `collapseId` (by default the key's).
+    public init(userId: String, key: String, collapseId: String? = nil) {
         self.userId = userId
         self.key = key
-        self.collapseId = CollapseIdentifier.apns(for: key)
+        self.collapseId = collapseId ?? CollapseIdentifier.apns(for: key)
         self.phase = .idle
         self.windowEndsAt = nil
         self.firstEventId = nil

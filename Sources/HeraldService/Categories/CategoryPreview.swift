@@ -105,10 +105,11 @@ struct CategoryPreview {
     /// A burst of `request.count` events that began one window ago and is closing now.
     private func burst(category: Category, request: PreviewRequest, now: Date) -> CollapseGroup {
         let sample = event(category: category, request: request, now: now)
-        let key = Decider.collapseKeys(for: sample, category: category).first ?? Decider.digestKey(for: category)
         let window = TimeInterval(category.collapse?.windowSeconds ?? policy.digestWindowSeconds)
         let start = now - window
-        var group = CollapseGroup(userId: Self.userId, key: key)
+        var group =
+            Decider.burst(of: sample, category: category, userId: Self.userId, groups: [:])
+            ?? CollapseGroup(userId: Self.userId, key: Decider.digestKey(for: category))
         for index in 0..<request.count {
             let actor = request.actors.isEmpty ? nil : index % request.actors.count
             let item = CollapsedItem(

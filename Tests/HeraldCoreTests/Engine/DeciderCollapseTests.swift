@@ -5,6 +5,8 @@ import Testing
 
 @Suite struct DeciderCollapseTests {
     static let category = Fixture.category(collapse: .init(keyTemplate: "msg:{thread_id}", windowSeconds: 300))
+    /// The group of the burst of thread 42: the category and the rendered collapse key.
+    static let burst = "burst:chat.message:msg:42"
 
     /// Runs events through the decider one after the other, carrying the state forward as the shell would.
     struct Shell {
@@ -53,7 +55,7 @@ import Testing
         #expect(third.changes.digestTimers.isEmpty)
         #expect(shell.state.unreadCount == 3)
 
-        let digest = shell.closeWindow("msg:42", at: t0 + 300)
+        let digest = shell.closeWindow(Self.burst, at: t0 + 300)
         #expect(digest.outcome == .delivered)
         #expect(digest.summary?.count == 3)
         #expect(digest.deliveries.count == 2)
@@ -67,14 +69,37 @@ import Testing
         #expect((root["aps"] as? [String: Any])?["badge"] as? Int == 3)
         let fcm = Fixture.parse(digest.deliveries.first { $0.platform == .fcm }!.body)?["message"] as? [String: Any]
         #expect(((fcm?["android"] as? [String: Any])?["notification"] as? [String: Any])?["tag"] as? String == "msg:42")
-        #expect(shell.state.collapseGroups["msg:42"]?.phase == .idle)
+        #expect(shell.state.collapseGroups[Self.burst]?.phase == .idle)
+    }
+
+    /// Two categories with the same collapse template keep apart bursts: each folds only its own events and its
+    /// close is decided by its own category; on the device they still share the collapse key's id.
+    @Test func categoriesWithTheSameTemplateKeepApartBursts() throws {
+        var shell = Shell()
+        var mention = Self.category
+        mention.id = "chat.mention"
+        var b1 = Fixture.event("b1")
+        b1.category = mention.id
+        let first = shell.publish(Fixture.event("a1"), at: Fixture.now)
+        shell.category = mention
+        let other = shell.publish(b1, at: Fixture.now + 5)
+        shell.category = Self.category
+        let folded = shell.publish(Fixture.event("a2"), at: Fixture.now + 10)
+        #expect([first, other, folded].map { $0.decisions[0].outcome } == [.delivered, .delivered, .collapsed])
+        #expect([first, other, folded].map { $0.decisions[0].collapseId } == ["msg:42", "msg:42", "msg:42"])
+        #expect(folded.changes.digestTimers.map(\.categoryId) == ["chat.message"])
+        #expect(shell.state.collapseGroups.keys.sorted() == ["burst:chat.mention:msg:42", Self.burst])
+        try #require(shell.state.collapseGroups[Self.burst] != nil)
+        let digest = shell.closeWindow(Self.burst, at: Fixture.now + 300)
+        #expect(digest.outcome == .delivered)
+        #expect(digest.summary?.count == 2 && digest.summary?.collapseId == "msg:42")
     }
 
     @Test func anEarlyTimerIsReArmed() {
         var shell = Shell()
         _ = shell.publish(Fixture.event("e1"), at: Fixture.now)
         _ = shell.publish(Fixture.event("e2"), at: Fixture.now + 1)
-        let early = shell.closeWindow("msg:42", at: Fixture.now + 100)
+        let early = shell.closeWindow(Self.burst, at: Fixture.now + 100)
         #expect(early.outcome == nil && early.deliveries.isEmpty)
         #expect(early.digestTimers.map(\.at) == [Fixture.now + 300])
     }
@@ -84,7 +109,7 @@ import Testing
         _ = shell.publish(Fixture.event("e1"), at: Fixture.now)
         _ = shell.publish(Fixture.event("e2"), at: Fixture.now + 1)
         shell.state.preference = .off
-        let digest = shell.closeWindow("msg:42", at: Fixture.now + 300)
+        let digest = shell.closeWindow(Self.burst, at: Fixture.now + 300)
         #expect(digest.outcome == .suppressedPreference)
         #expect(digest.deliveries.isEmpty)
     }
@@ -100,8 +125,8 @@ import Testing
         let second = shell.publish(Fixture.event("e2", thread: "2"), at: Fixture.now + 10)
         #expect(second.decisions[0].outcome == .collapsed)
         #expect(second.decisions[0].detail == "rate_limited")
-        #expect(second.changes.digestTimers.map(\.key) == ["msg:2"])
-        let digest = shell.closeWindow("msg:2", at: Fixture.now + 310)
+        #expect(second.changes.digestTimers.map(\.key) == ["burst:chat.message:msg:2"])
+        let digest = shell.closeWindow("burst:chat.message:msg:2", at: Fixture.now + 310)
         #expect(digest.summary?.count == 1 && digest.summary?.folded == 1)
         #expect(digest.outcome == .delivered)
     }

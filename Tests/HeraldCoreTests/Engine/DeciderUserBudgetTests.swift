@@ -77,7 +77,7 @@ import Testing
         #expect(results.prefix(3).allSatisfy { $0.decisions[0].outcome == .delivered })
         #expect(results.suffix(2).allSatisfy { $0.decisions[0].outcome == .collapsed })
         #expect(results.suffix(2).allSatisfy { $0.decisions[0].detail == "rate_limited" && $0.deliveries.isEmpty })
-        let digest = shell.closeWindow("msg:t3", at: Fixture.now + 300)
+        let digest = shell.closeWindow("burst:chat.message:msg:t3", at: Fixture.now + 300)
         #expect(digest.outcome == .delivered && digest.summary?.folded == 1)
     }
 

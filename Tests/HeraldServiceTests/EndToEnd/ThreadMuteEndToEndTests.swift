@@ -79,7 +79,12 @@ struct ThreadMuteEndToEndTests {
                 "\(try row.string(0)) \(try row.string(1)) \(try row.string(2)) \(try row.int(3)) \(try row.int(4))"
             }
         }
-        #expect(digests == ["msg:conv-09 suppressed.muted thread 4 0", "msg:conv-10 delivered  4 1"])
+        // A burst's group is the category's: its key names the category and the rendered collapse key.
+        #expect(
+            digests == [
+                "burst:chat.message:msg:conv-09 suppressed.muted thread 4 0",
+                "burst:chat.message:msg:conv-10 delivered  4 1",
+            ])
         // Two first messages and one digest reached the phone; nothing of the muted conversation's digest.
         #expect(try await count("SELECT count(*) FROM deliveries") == 3)
     }
