@@ -7,10 +7,20 @@ import HeraldText
 
 /// `herald serve`: tz data, database, migrations, admin key, HTTP — then wait for SIGINT/SIGTERM and stop cleanly.
 enum ServeCommand {
+    /// Whether a shutdown signal came while the service was starting; then it stops there (the embedded database
+    /// is stopped on the way out) instead of starting what it would stop at once.
+    static func stoppedWhileStarting(_ shutdown: ShutdownSignal, logger: Logger) -> Bool {
+        guard let signal = shutdown.received else { return false }
+        logger.info("shutting down before the service was ready", ["process.signal": .int(Int(signal))])
+        return true
+    }
+
     static func run(config: ServiceConfig, environment: [String: String]) throws {
-        let shutdown = ShutdownSignal()
         let logger = Logger(minimumLevel: Logger.Level(name: config.logLevel) ?? .info)
+        // Activating the tz data may execute the program again; a handler installed before would take a signal
+        // that the new image never learns of. Until here nothing needs stopping, so a signal simply ends the process.
         let timeZoneData = try TimeZoneSetup.activate(config)
+        let shutdown = ShutdownSignal()
         logger.info(
             timeZoneData.summary,
             [
@@ -32,9 +42,11 @@ enum ServeCommand {
                     ])
             }
         }
+        if stoppedWhileStarting(shutdown, logger: logger) { return }
         let migrator = try Migrator(folder: DatabaseSetup.migrationsFolder(config, environment: environment))
         let applied = try MigrateCommand.apply(migrator, conninfo: database.conninfo)
         logger.info("migrations applied", ["db.migrations.new": .int(applied.count)])
+        if stoppedWhileStarting(shutdown, logger: logger) { return }
 
         let pool = try PostgresPool(config.requestPoolConfiguration(conninfo: database.conninfo))
         defer { pool.close() }

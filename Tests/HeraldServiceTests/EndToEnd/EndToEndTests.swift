@@ -22,6 +22,27 @@ struct EndToEndTests {
         #expect(!herald.embeddedPostgresRunning())
     }
 
+    @Test(
+        "a SIGTERM while serve is still starting ends it, and leaves no embedded database running",
+        arguments: ["icu-tz", "pg"])
+    func stopWhileStarting(phase folder: String) async throws {
+        let herald = try RunningHerald.start()
+        defer { herald.kill() }
+        // The moment the first start builds the tz data (then serve executes itself again), or starts its database.
+        let path = herald.dataDirectory + "/data/" + folder
+        let reached = await offCooperativePool {
+            let deadline = ContinuousClock.now + .seconds(120)
+            while !FileManager.default.fileExists(atPath: path) {
+                guard herald.process.isRunning, ContinuousClock.now < deadline else { return false }
+                usleep(500)
+            }
+            herald.process.terminate()
+            return herald.process.waitUntilExited(timeout: .seconds(120))
+        }
+        #expect(reached, "serve did not reach \(folder), or did not end after SIGTERM: \(herald.stderr().suffix(400))")
+        #expect(!herald.embeddedPostgresRunning())
+    }
+
     @Test("serve reuses its database on the next start")
     func restartReusesCluster() async throws {
         let first = try RunningHerald.start()
