@@ -1,7 +1,8 @@
 /// A user read something: the notifications to withdraw from their other devices, and how far the count drops.
 public struct ReadNotice: Sendable, Hashable, Codable {
     public var userId: String
-    /// Collapse ids of the notifications that are now read (`ReadScope.select` finds them).
+    /// Collapse ids to withdraw: of the notifications that are now read, and of no unread one
+    /// (`ReadScope.select` finds them).
     public var collapseIds: [String]
     /// How many unread items were read; the unread count never goes below zero.
     public var itemsRead: Int

@@ -1,5 +1,6 @@
-/// What a user read, on one device: items, a thread, or notifications by id. The shell loads the user's decisions
-/// by these keys; `select` alone decides which of them the read covers.
+/// What a user read, on one device: items, a thread, or notifications by id. The shell loads the user's unread
+/// decisions by these keys, and the unread ones sharing their collapse ids; `select` alone decides which of them the
+/// read covers and which collapse ids it withdraws.
 public struct ReadScope: Sendable, Hashable {
     public var userId: String
     public var itemIds: [String]
@@ -23,17 +24,27 @@ public struct ReadScope: Sendable, Hashable {
 
     /// The candidates the read covers: unread notifications of one of its items, of its thread, or named by id.
     /// Each covered one counts once, which is what keeps a repeated read from lowering the count again.
+    ///
+    /// `candidates` may also hold unread notifications the read does not cover that share a collapse id with the
+    /// covered ones (the rest of a burst, say): on the device the notification of that collapse id (a digest)
+    /// still stands for them, so it is withdrawn only when none of them is left unread.
     public func select<Key>(_ candidates: [ReadCandidate<Key>]) -> ReadSelection<Key> {
         let items = Set(itemIds)
         let ids = Set(notificationIds)
-        let covered = candidates.filter { candidate in
-            guard !candidate.isRead, let notificationId = candidate.notificationId else { return false }
+        var covered: [ReadCandidate<Key>] = []
+        var standing: Set<String> = []
+        for candidate in candidates where !candidate.isRead {
+            guard let notificationId = candidate.notificationId else { continue }
             let byItem = candidate.itemId.map(items.contains) ?? false
             let byThread = threadId != nil && candidate.threadId == threadId
-            return byItem || byThread || ids.contains(notificationId)
+            if byItem || byThread || ids.contains(notificationId) {
+                covered.append(candidate)
+            } else if let collapseId = candidate.collapseId {
+                standing.insert(collapseId)
+            }
         }
         var collapseIds: [String] = []
-        var seen: Set<String> = []
+        var seen = standing
         for id in covered.compactMap(\.collapseId) where seen.insert(id).inserted { collapseIds.append(id) }
         let itemsRead = covered.filter(\.countsUnread).count
         var notified: Set<String> = []

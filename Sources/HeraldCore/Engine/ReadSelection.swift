@@ -2,7 +2,8 @@
 public struct ReadSelection<Key: Hashable & Sendable>: Sendable, Hashable {
     /// The covered candidates, in the order given; the shell marks exactly these read.
     public var covered: [ReadCandidate<Key>]
-    /// Collapse ids of the covered notifications, each once, in the order first met.
+    /// Collapse ids of the covered notifications, each once, in the order first met, but for those an unread
+    /// notification the read does not cover still shares.
     public var collapseIds: [String]
     /// How many covered notifications had raised the unread count.
     public var itemsRead: Int

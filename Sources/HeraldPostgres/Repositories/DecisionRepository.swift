@@ -65,26 +65,39 @@ public enum DecisionRepository {
     }
 
     // The user's unread notifications by the read's keys: the state a read starts from, as the recipients' state
-    // holds only their active devices. Which of them the read covers is `ReadScope.select`'s to decide. The
-    // filter is decisions_unread's, so the walk is over unread rows only, never a long thread's whole history.
+    // holds only their active devices. With them come the user's other unread notifications sharing a collapse id
+    // with them or with `$5` (the read's candidates decided earlier in the same batch), for the core to know
+    // whether the notification on the device still stands for some. Which of them the read covers, and what it
+    // withdraws, is `ReadScope.select`'s to decide. The filter is decisions_unread's, so the walk is over unread
+    // rows only, never a long thread's whole history.
     static let readCandidates = Query(
         name: "decisions_read_candidates",
         sql: """
+            WITH unread AS (
+                SELECT event_seq, user_id, notification_id, item_id, thread_id, collapse_id, counts_unread
+                FROM decisions
+                WHERE user_id = $1 AND notification_id IS NOT NULL AND read_at IS NULL
+            ), named AS (
+                SELECT * FROM unread
+                WHERE item_id = ANY($2::text[]) OR thread_id = $3 OR notification_id = ANY($4::text[])
+            )
             SELECT event_seq, user_id, notification_id, item_id, thread_id, collapse_id, counts_unread,
-                   read_at IS NOT NULL AS is_read
-            FROM decisions
-            WHERE user_id = $1 AND notification_id IS NOT NULL AND read_at IS NULL
-              AND (item_id = ANY($2::text[]) OR thread_id = $3 OR notification_id = ANY($4::text[]))
+                   false AS is_read
+            FROM unread
+            WHERE event_seq IN (SELECT event_seq FROM named)
+               OR collapse_id IN (SELECT collapse_id FROM named) OR collapse_id = ANY($5::text[])
             ORDER BY event_seq
             """)
 
-    /// `scope`'s user's unread stored notifications of its items, its thread or its notification ids, oldest
-    /// first. Run under the user's lock, so no other read marks them before this transaction's does.
+    /// `scope`'s user's unread stored notifications of its items, its thread or its notification ids, and the
+    /// unread ones sharing a collapse id with them or with `collapseIds`, oldest first. Run under the user's lock,
+    /// so no other read marks them before this transaction's does.
     public static func readCandidates(
-        for scope: ReadScope, on connection: PostgresConnection
+        for scope: ReadScope, sharing collapseIds: [String] = [], on connection: PostgresConnection
     ) throws -> [ReadCandidate<DecisionKey>] {
         let parameters: [(any PostgresEncodable)?] = [
             scope.userId, PipelineArray(scope.itemIds), scope.threadId, PipelineArray(scope.notificationIds),
+            PipelineArray(collapseIds),
         ]
         return try connection.query(readCandidates, parameters).map { row in
             ReadCandidate(

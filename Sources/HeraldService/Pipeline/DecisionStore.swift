@@ -29,8 +29,8 @@ protocol DecisionStore {
     ) throws -> (snapshot: RecipientStateSnapshot, categories: [String: HeraldCore.Category])
 
     /// The unread stored notifications of `scope`'s user with one of its items, its thread or one of its
-    /// notification ids, oldest first.
-    func readCandidates(for scope: ReadScope) throws -> [ReadCandidate<DecisionKey>]
+    /// notification ids, and the unread ones sharing a collapse id with them or with `collapseIds`, oldest first.
+    func readCandidates(for scope: ReadScope, sharing collapseIds: [String]) throws -> [ReadCandidate<DecisionKey>]
 
     /// Marks the stored decisions `keys` read at `now`; nothing to do for no keys.
     func markRead(_ keys: [DecisionKey], at now: Date) throws

@@ -54,8 +54,8 @@ struct PostgresDecisionStore: DecisionStore {
         return (loaded.snapshot, categories)
     }
 
-    func readCandidates(for scope: ReadScope) throws -> [ReadCandidate<DecisionKey>] {
-        try DecisionRepository.readCandidates(for: scope, on: connection)
+    func readCandidates(for scope: ReadScope, sharing collapseIds: [String]) throws -> [ReadCandidate<DecisionKey>] {
+        try DecisionRepository.readCandidates(for: scope, sharing: collapseIds, on: connection)
     }
 
     func markRead(_ keys: [DecisionKey], at now: Date) throws {

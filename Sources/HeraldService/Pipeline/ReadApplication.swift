@@ -19,12 +19,13 @@ enum ReadApplication {
         let scope = ReadScope(
             userId: request.userId, itemIds: request.itemIds, threadId: request.threadId,
             notificationIds: request.notificationIds, originInstallationId: request.device)
-        let stored = try store.readCandidates(for: scope)
         // Notifications decided earlier in the same batch are not in the table yet; they are candidates all the
-        // same, after the stored ones, which are older.
+        // same, after the stored ones, which are older. The stored ones sharing their collapse ids come along.
         let batch = output.decisions.indices.filter { output.decisions[$0].userId == scope.userId }.map { index in
             candidate(output.decisions[index], key: Target.batch(index))
         }
+        let batchCollapseIds = Set(batch.filter { !$0.isRead }.compactMap(\.collapseId)).sorted()
+        let stored = try store.readCandidates(for: scope, sharing: batchCollapseIds)
         let selection = scope.select(stored.map { $0.withKey(Target.stored($0.key)) } + batch)
         var keys: [DecisionKey] = []
         for candidate in selection.covered {

@@ -69,6 +69,29 @@ import Testing
         #expect(selection.collapseIds == ["msg:7", "msg:3"])
     }
 
+    /// A burst's first push went out and its digest replaced it (one collapse id for all three); reading one of its
+    /// messages leaves the digest standing for the other two, and reading the last of them withdraws it.
+    @Test func aCollapseIdAnUnreadNotificationOutsideTheReadSharesIsNotWithdrawn() {
+        var burst = [
+            Self.candidate(1, item: "i1", collapse: "msg:t"), Self.candidate(2, item: "i2", collapse: "msg:t"),
+            Self.candidate(3, item: "i3", collapse: "msg:t"), Self.candidate(4, item: "i4", collapse: "msg:u"),
+        ]
+        let first = ReadScope(userId: "u1", itemIds: ["i1", "i4"], threadId: nil).select(burst)
+        #expect(first.covered.map(\.key) == [1, 4])
+        #expect(first.itemsRead == 2)
+        #expect(first.collapseIds == ["msg:u"])
+        #expect(first.notice?.collapseIds == ["msg:u"])
+        #expect(first.notice?.notificationIds == ["n1", "n4"])
+
+        burst[0].isRead = true
+        burst[3].isRead = true
+        let second = ReadScope(userId: "u1", itemIds: ["i2"], threadId: nil).select(burst)
+        #expect(second.collapseIds.isEmpty)
+        #expect(second.notice?.itemsRead == 1)
+        burst[1].isRead = true
+        #expect(ReadScope(userId: "u1", itemIds: ["i3"], threadId: nil).select(burst).collapseIds == ["msg:t"])
+    }
+
     @Test func itemsReadCountsOnlyTheOnesThatRaisedTheCount() {
         let selection = ReadScope(userId: "u1", itemIds: ["i1", "i2", "i3"], threadId: nil).select([
             Self.candidate(1, item: "i1"), Self.candidate(2, item: "i2", countsUnread: false),
@@ -107,11 +130,13 @@ import Testing
                 userId: "u1", itemIds: ["i1", "i2", "i3"].filter { _ in pick([true, false]) },
                 threadId: pick(["t1", nil]), notificationIds: pick([["n1"], []]))
             let first = scope.select(candidates)
+            let coveredKeys = Set(first.covered.map(\.key))
+            let standing = candidates.filter { !$0.isRead && $0.notificationId != nil && !coveredKeys.contains($0.key) }
+            #expect(Set(first.collapseIds).isDisjoint(with: standing.compactMap(\.collapseId)))
             #expect(first.itemsRead <= first.covered.count)
             #expect(Set(first.collapseIds).count == first.collapseIds.count)
             #expect(first.covered.allSatisfy { !$0.isRead && $0.notificationId != nil })
             if !first.covered.isEmpty { coveredSome += 1 }
-            let coveredKeys = Set(first.covered.map(\.key))
             for index in candidates.indices where coveredKeys.contains(candidates[index].key) {
                 candidates[index].isRead = true
             }

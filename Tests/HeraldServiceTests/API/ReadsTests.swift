@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldHTTP
+import HeraldPostgres
 import Testing
 
 @testable import HeraldService
@@ -246,5 +247,56 @@ struct ReadsTests {
         let again = await harness.send(.post, "/v1/users/u5/read", json: #"{"thread_id":"t","device":"tablet"}"#)
         #expect(again.json["items_read"] == .int(0))
         #expect(again.json["unread_count"] == .int(1))
+    }
+
+    /// A burst of three in one thread, whose digest replaced its first push on both devices, then read one message
+    /// at a time on the phone: the digest stays on the tablet while some of the burst is unread, with the new
+    /// badge, and is withdrawn with the last.
+    @Test func aBurstsDigestIsWithdrawnOnlyWhenTheLastOfItsMessagesIsRead() async throws {
+        let harness = try await PipelineHarness.make(start: start)
+        defer { harness.close() }
+        try await harness.category(
+            PipelineHarness.chatCategory(
+                collapse: HeraldCore.Category.CollapseRule(keyTemplate: "msg:{thread_id}", windowSeconds: 60)))
+        try await harness.user("u1")
+        try await harness.device("phone", user: "u1", platform: .apns)
+        try await harness.device("tablet", user: "u1", platform: .fcm)
+        for n in 1...3 {
+            let event = PipelineHarness.event(id: "m\(n)", thread: "t", item: "i\(n)", occurredAt: harness.clock.now)
+            _ = await harness.send(.post, "/v1/events", json: event)
+            try await harness.decideAll()
+            harness.clock.advance(5)
+        }
+        harness.clock.advance(60)
+        try await harness.decideAll()
+        #expect(try await harness.count("SELECT count(*) FROM digests WHERE outcome = 'delivered'") == 1)
+
+        func read(_ item: String) async throws -> (json: JSONValue, tablet: [String]) {
+            harness.clock.advance(1)
+            let read = await harness.send(
+                .post, "/v1/users/u1/read", json: #"{"item_ids":["\#(item)"],"device":"phone"}"#)
+            #expect(read.status == .ok)
+            let ids = read.json["delivery_ids"].flatMap { value -> [String]? in
+                guard case .array(let ids) = value else { return nil }
+                return ids.compactMap { if case .string(let id) = $0 { id } else { nil } }
+            }
+            let bodies = try await harness.sql(
+                "SELECT body FROM deliveries WHERE installation_id = 'tablet' AND kind = 'withdraw' AND id = ANY($1)",
+                [PipelineArray(ids ?? [])]
+            ).map { try $0.string(0) }
+            return (read.json, bodies)
+        }
+        let first = try await read("i1")
+        #expect(first.json["unread_count"] == .int(2))
+        #expect(first.json["withdrawn"] == .array([]))
+        #expect(
+            first.tablet.count == 1 && first.tablet.allSatisfy { !$0.contains("msg:t") && $0.contains(#""badge":"2""#) }
+        )
+        let second = try await read("i2")
+        #expect(second.json["withdrawn"] == .array([]))
+        let last = try await read("i3")
+        #expect(last.json["unread_count"] == .int(0))
+        #expect(last.json["withdrawn"] == .array([.string("msg:t")]))
+        #expect(last.tablet.count == 1 && last.tablet.allSatisfy { $0.contains("msg:t") })
     }
 }

@@ -73,7 +73,7 @@ struct ReadApplicationTests {
         #expect(outcome.itemsRead == 1 && outcome.unreadCount == 0)
         store.abandon()
         let scope = ReadScope(userId: "u1", itemIds: ["msg-1"], threadId: nil)
-        #expect(try store.readCandidates(for: scope).count == 1)
+        #expect(try store.readCandidates(for: scope, sharing: []).count == 1)
         #expect(store.tables.unread["u1"] == 1)
     }
 }

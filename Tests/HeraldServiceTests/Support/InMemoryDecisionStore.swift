@@ -115,23 +115,27 @@ final class InMemoryDecisionStore: DecisionStore {
         tables.categories.filter { ids.contains($0.key) }
     }
 
-    func readCandidates(for scope: ReadScope) throws -> [ReadCandidate<DecisionKey>] {
+    func readCandidates(for scope: ReadScope, sharing collapseIds: [String]) throws -> [ReadCandidate<DecisionKey>] {
         let pending = batch?.reads ?? [:]
-        return tables.decisions.filter { decision in
-            guard decision.userId == scope.userId, let notificationId = decision.notificationId,
-                decision.readAt == nil, pending[Self.key(of: decision)] == nil
-            else { return false }
-            return decision.itemId.map(scope.itemIds.contains) == true
+        let unread = tables.decisions.filter { decision in
+            decision.userId == scope.userId && decision.notificationId != nil && decision.readAt == nil
+                && pending[Self.key(of: decision)] == nil
+        }
+        let named = unread.filter { decision in
+            decision.itemId.map(scope.itemIds.contains) == true
                 || (decision.threadId != nil && decision.threadId == scope.threadId)
-                || scope.notificationIds.contains(notificationId)
+                || decision.notificationId.map(scope.notificationIds.contains) == true
         }
-        .sorted { $0.eventSeq < $1.eventSeq }
-        .map { decision in
-            ReadCandidate(
-                key: Self.key(of: decision), notificationId: decision.notificationId, itemId: decision.itemId,
-                threadId: decision.threadId, collapseId: decision.collapseId, countsUnread: decision.countsUnread,
-                isRead: false)
-        }
+        let sharing = Set(named.compactMap(\.collapseId) + collapseIds)
+        let namedKeys = Set(named.map(Self.key(of:)))
+        return unread.filter { namedKeys.contains(Self.key(of: $0)) || $0.collapseId.map(sharing.contains) == true }
+            .sorted { $0.eventSeq < $1.eventSeq }
+            .map { decision in
+                ReadCandidate(
+                    key: Self.key(of: decision), notificationId: decision.notificationId, itemId: decision.itemId,
+                    threadId: decision.threadId, collapseId: decision.collapseId, countsUnread: decision.countsUnread,
+                    isRead: false)
+            }
     }
 
     func markRead(_ keys: [DecisionKey], at now: Date) throws {
