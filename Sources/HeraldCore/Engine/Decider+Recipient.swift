@@ -74,7 +74,7 @@ extension Decider {
             let key = Self.digestKey(for: category)
             var group = state.collapseGroups[key] ?? CollapseGroup(userId: userId, key: key)
             let action = group.eventHeldBack(
-                item, window: TimeInterval(config.digestWindowSeconds), at: sendAt)
+                item, window: TimeInterval(config.digestWindowSeconds), at: sendAt, decidedAt: now)
             decision.collapseId = group.collapseId
             let until = apply(action, to: group, burst: burst, into: &result)
             return finish(
@@ -89,18 +89,18 @@ extension Decider {
             let window = TimeInterval(rule.windowSeconds)
             decision.collapseId = group.collapseId
             if !group.startsBurst(at: sendAt) {
-                let action = group.eventArrived(item, window: window, at: sendAt)
+                let action = group.eventArrived(item, window: window, at: sendAt, decidedAt: now)
                 let until = apply(action, to: group, burst: burst, into: &result)
                 return finish(DecisionOrder.Stop(outcome: .collapsed, detail: timing.note, until: until))
             }
             if !timing.isDeferred,
                 !admit(userId: userId, category: category, state: state, now: now, into: &result)
             {
-                let action = group.eventHeldBack(item, window: window, at: sendAt)
+                let action = group.eventHeldBack(item, window: window, at: sendAt, decidedAt: now)
                 let until = apply(action, to: group, burst: burst, into: &result)
                 return finish(DecisionOrder.Stop(outcome: .collapsed, detail: "rate_limited", until: until))
             }
-            _ = group.eventArrived(item, window: window, at: sendAt)
+            _ = group.eventArrived(item, window: window, at: sendAt, decidedAt: now)
             result.changes.collapseGroups.append(group)
             collapseId = group.collapseId
         } else if !timing.isDeferred,

@@ -42,6 +42,9 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
     public var windowEndsAt: Date?
     /// The event sent at once, or `nil` when the burst began held back.
     public var firstEventId: String?
+    /// When the burst began: the instant its first event was decided. A digest names its burst's notifications by
+    /// it (`DigestSummary.startedAt`). `nil` when idle, and for a burst stored before groups remembered it.
+    public var startedAt: Date?
     public var folded: Int
     /// Distinct actors of the burst, oldest first, at most `maxActors`.
     public var actors: [CollapsedItem]
@@ -74,28 +77,30 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
         }
     }
 
-    /// An event arrived that may go out at once if no burst is running.
+    /// An event arrived that may go out at once if no burst is running. `now` is when it goes (the end of quiet
+    /// hours, for a deferred one); `decidedAt` is when it was decided, by default the same.
     public mutating func eventArrived(
-        _ item: CollapsedItem, window: TimeInterval, at now: Date
+        _ item: CollapsedItem, window: TimeInterval, at now: Date, decidedAt: Date? = nil
     )
         -> Action
     {
         switch phase {
         case .idle:
-            return open(with: item, window: window, at: now)
+            return open(with: item, window: window, at: now, decidedAt: decidedAt ?? now)
         case .open, .accumulating:
             guard let ends = windowEndsAt, now < ends else {
                 if phase == .accumulating { return foldAndClose(item) }
                 reset()
-                return open(with: item, window: window, at: now)
+                return open(with: item, window: window, at: now, decidedAt: decidedAt ?? now)
             }
             return fold(item, until: ends)
         }
     }
 
-    /// An event arrived that must not go out on its own (rate limited, or the user asked for a digest).
+    /// An event arrived that must not go out on its own (rate limited, or the user asked for a digest); `now` and
+    /// `decidedAt` as for `eventArrived`.
     public mutating func eventHeldBack(
-        _ item: CollapsedItem, window: TimeInterval, at now: Date
+        _ item: CollapsedItem, window: TimeInterval, at now: Date, decidedAt: Date? = nil
     )
         -> Action
     {
@@ -106,6 +111,7 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
         reset()
         phase = .open
         windowEndsAt = now + window
+        startedAt = decidedAt ?? now
         return fold(item, until: now + window)
     }
 
@@ -130,12 +136,16 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
             folded: folded,
             actorCount: actors.count, actorNames: Array(names.prefix(10)), latestItems: latestItems,
             threadId: threadsDiffer ? nil : thread,
-            expiresAt: (latestItems + actors).map(\.expiresAt).max() ?? windowEndsAt ?? .distantPast)
+            expiresAt: (latestItems + actors).map(\.expiresAt).max() ?? windowEndsAt ?? .distantPast,
+            startedAt: startedAt)
     }
 
-    private mutating func open(with item: CollapsedItem, window: TimeInterval, at now: Date) -> Action {
+    private mutating func open(
+        with item: CollapsedItem, window: TimeInterval, at now: Date, decidedAt: Date
+    ) -> Action {
         phase = .open
         windowEndsAt = now + window
+        startedAt = decidedAt
         firstEventId = item.eventId
         remember(item)
         return .sendFirst(collapseId: collapseId)
@@ -182,6 +192,7 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
     private mutating func reset() {
         phase = .idle
         windowEndsAt = nil
+        startedAt = nil
         firstEventId = nil
         folded = 0
         actors = []
@@ -197,6 +208,7 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
         case collapseId = "collapse_id"
         case windowEndsAt = "window_ends_at"
         case firstEventId = "first_event_id"
+        case startedAt = "started_at"
         case latestItems = "latest_items"
     }
 }
@@ -211,6 +223,7 @@ extension CollapseGroup {
         phase = try c.decode(Phase.self, forKey: .phase)
         windowEndsAt = try c.decodeIfPresent(Date.self, forKey: .windowEndsAt)
         firstEventId = try c.decodeIfPresent(String.self, forKey: .firstEventId)
+        startedAt = try c.decodeIfPresent(Date.self, forKey: .startedAt)
         folded = try c.decode(Int.self, forKey: .folded)
         actors = try c.decode([CollapsedItem].self, forKey: .actors)
         latestItems = try c.decode([CollapsedItem].self, forKey: .latestItems)

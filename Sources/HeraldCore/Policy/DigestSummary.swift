@@ -16,6 +16,9 @@ public struct DigestSummary: Sendable, Hashable, Codable {
     /// The thread every event of the burst belongs to, if they share one.
     public var threadId: String?
     public var expiresAt: Date
+    /// When the burst began: its first event was decided at this instant, and its `count` events are the first
+    /// ones from then with its collapse id and category. `nil` for a burst stored before groups remembered it.
+    public var startedAt: Date? = nil
 
     enum CodingKeys: String, CodingKey {
         case key, count, folded
@@ -25,5 +28,6 @@ public struct DigestSummary: Sendable, Hashable, Codable {
         case latestItems = "latest_items"
         case threadId = "thread_id"
         case expiresAt = "expires_at"
+        case startedAt = "started_at"
     }
 }

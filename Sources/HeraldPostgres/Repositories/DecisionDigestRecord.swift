@@ -14,12 +14,17 @@ public struct DecisionDigestRecord: Sendable, Hashable {
     public var folded: Int?
     public var deliveryIds: [String]
     public var decidedAt: Date
+    /// The collapse id the burst's pushes and the digest's carry.
+    public var collapseId: String?
+    /// When the burst's first event was decided: with `collapseId`, `categoryId` and `eventCount` it names the
+    /// notifications the digest summarises (an open of the digest reads them). `nil` when the group did not know.
+    public var burstStartedAt: Date?
 
     /// Creates a digest record.
     public init(
         notificationId: String, userId: String, collapseKey: String, categoryId: String, outcome: String,
         detail: String?, deliverAt: Date?, eventCount: Int?, folded: Int? = nil, deliveryIds: [String],
-        decidedAt: Date
+        decidedAt: Date, collapseId: String? = nil, burstStartedAt: Date? = nil
     ) {
         self.notificationId = notificationId
         self.userId = userId
@@ -32,5 +37,7 @@ public struct DecisionDigestRecord: Sendable, Hashable {
         self.folded = folded
         self.deliveryIds = deliveryIds
         self.decidedAt = decidedAt
+        self.collapseId = collapseId
+        self.burstStartedAt = burstStartedAt
     }
 }

@@ -3,12 +3,28 @@ import HeraldCore
 
 /// The SQL of receipts: stored once per (notification, device, event), counted per category.
 public enum ReceiptRepository {
+    // A receipt names a notification, or a digest (the `nid` of its pushes). A digest's row comes once for each
+    // notification of the burst it summarises (`0031_digests_name_their_burst.sql`): the first `event_count` of its
+    // user, category and collapse id decided from the instant the burst began; once with no notification when it
+    // names no burst. The walk is over the user's notifications (decisions_notification), only for digests named.
     static let targets = Query(
         name: "receipts_targets",
         sql: """
-            SELECT d.notification_id, d.item_id, e.category_id
+            SELECT d.notification_id, e.category_id, d.notification_id AS opens_id, d.item_id AS opens_item_id
             FROM decisions d JOIN events e ON e.seq = d.event_seq
             WHERE d.user_id = $1 AND d.notification_id = ANY($2::text[])
+            UNION ALL
+            SELECT g.notification_id, g.category_id, b.notification_id, b.item_id
+            FROM digests g
+            LEFT JOIN LATERAL (
+                SELECT d.notification_id, d.item_id
+                FROM decisions d JOIN events e ON e.seq = d.event_seq
+                WHERE d.user_id = g.user_id AND d.notification_id IS NOT NULL AND d.collapse_id = g.collapse_id
+                  AND d.decided_at >= g.burst_started_at AND e.category_id = g.category_id
+                ORDER BY d.decided_at, d.event_seq
+                LIMIT g.event_count
+            ) AS b ON true
+            WHERE g.user_id = $1 AND g.notification_id = ANY($2::text[])
             """)
     static let insert = Query(
         name: "receipts_insert",
@@ -23,16 +39,22 @@ public enum ReceiptRepository {
         name: "receipts_category_counts",
         sql: "SELECT event, count(*) AS n FROM receipts WHERE category_id = $1 GROUP BY event")
 
-    /// The notifications among `ids` that belong to `userId` (another user's id is simply not found).
+    /// The notifications and digests among `ids` that belong to `userId` (another user's id is simply not found),
+    /// each with what an open of it reads.
     public static func targets(
         userId: String, notificationIds: [String], on connection: PostgresConnection
     ) throws -> [String: ReceiptTarget] {
         var found: [String: ReceiptTarget] = [:]
         for row in try connection.query(targets, [userId, PipelineArray(notificationIds)]) {
-            let target = ReceiptTarget(
-                notificationId: try row.string("notification_id"), itemId: try row.decode(String?.self, "item_id"),
-                categoryId: try row.string("category_id"))
-            found[target.notificationId] = target
+            let id = try row.string("notification_id")
+            let categoryId = try row.string("category_id")
+            var target = found[id] ?? ReceiptTarget(notificationId: id, categoryId: categoryId, opens: [])
+            if let opened = try row.decode(String?.self, "opens_id") {
+                target.opens.append(
+                    ReceiptTarget.Opened(
+                        notificationId: opened, itemId: try row.decode(String?.self, "opens_item_id")))
+            }
+            found[id] = target
         }
         return found
     }

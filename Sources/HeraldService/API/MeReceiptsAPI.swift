@@ -5,7 +5,8 @@ import HeraldPostgres
 
 /// `POST /v1/me/receipts`: what the app displayed, opened or dismissed, in batches. Each receipt is stored once;
 /// `opened` is also a read of the notification's item (or of the notification alone when it names no item), so
-/// the badge drops and the other devices withdraw it.
+/// the badge drops and the other devices withdraw it. A receipt may name a digest: opening it reads the
+/// notifications of the burst it summarises, each the same way.
 enum MeReceiptsAPI {
     static let maxReceipts = 500
 
@@ -110,10 +111,10 @@ enum MeReceiptsAPI {
             accepted: stored.count, duplicates: Set(known).count - stored.count,
             unknown: ids.filter { targets[$0] == nil }.sorted(), itemsRead: 0)
         let opened = known.filter { $0.event == "opened" }
-        let items = Array(Set(opened.compactMap { targets[$0.notificationId]?.itemId })).sorted()
-        // A notification without an item is read by its own id.
-        let itemless = Array(Set(opened.filter { targets[$0.notificationId]?.itemId == nil }.map(\.notificationId)))
-            .sorted()
+        // An open reads the notification (a digest: its burst's notifications) by item, or by id without one.
+        let reads = opened.flatMap { targets[$0.notificationId]?.opens ?? [] }
+        let items = Array(Set(reads.compactMap(\.itemId))).sorted()
+        let itemless = Array(Set(reads.filter { $0.itemId == nil }.map(\.notificationId))).sorted()
         if !items.isEmpty || !itemless.isEmpty {
             let read = ReadRequest(
                 userId: userId, itemIds: items, threadId: nil, device: opened.first?.device, notificationIds: itemless)

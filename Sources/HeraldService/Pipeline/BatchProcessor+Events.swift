@@ -33,7 +33,8 @@ extension BatchProcessor {
                         notificationId: digest.notificationId, userId: userId, collapseKey: digest.summary.key,
                         categoryId: event.category, outcome: digest.outcome.rawValue, detail: "caught_up",
                         deliverAt: digest.deliverAt, eventCount: digest.summary.count, folded: digest.summary.folded,
-                        deliveryIds: output.queue(rows, eventSource: nil, eventId: nil), decidedAt: now))
+                        deliveryIds: output.queue(rows, eventSource: nil, eventId: nil), decidedAt: now,
+                        collapseId: digest.summary.collapseId, burstStartedAt: digest.summary.startedAt))
             }
             output.decisions.append(
                 DecisionRecord(

@@ -24,7 +24,8 @@ extension BatchProcessor {
                     notificationId: notificationId, userId: timer.userId, collapseKey: timer.key,
                     categoryId: timer.categoryId, outcome: outcome.rawValue, detail: result.detail,
                     deliverAt: result.deliverAt, eventCount: result.summary?.count, folded: result.summary?.folded,
-                    deliveryIds: output.queue(result.deliveries, eventSource: nil, eventId: nil), decidedAt: now))
+                    deliveryIds: output.queue(result.deliveries, eventSource: nil, eventId: nil), decidedAt: now,
+                    collapseId: result.summary?.collapseId, burstStartedAt: result.summary?.startedAt))
         }
     }
 }

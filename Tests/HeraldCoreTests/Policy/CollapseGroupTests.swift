@@ -92,6 +92,35 @@ import Testing
         #expect(group.windowEndsAt == Self.t0 + 700)
     }
 
+    /// A digest says when its burst began: when the burst's first event was decided, not when it went (a deferred
+    /// one goes at the end of quiet hours), so it names the notifications it summarises.
+    @Test func aDigestNamesTheInstantItsBurstsFirstEventWasDecided() throws {
+        var group = CollapseGroup(userId: "u1", key: "k")
+        _ = group.eventArrived(Self.item("e1"), window: Self.window, at: Self.t0 + 3_600, decidedAt: Self.t0)
+        #expect(group.startedAt == Self.t0)
+        _ = group.eventArrived(Self.item("e2"), window: Self.window, at: Self.t0 + 3_610, decidedAt: Self.t0 + 10)
+        guard case .sendDigest(let summary) = group.windowClosed(at: Self.t0 + 3_900) else {
+            Issue.record("expected a digest")
+            return
+        }
+        #expect(summary.startedAt == Self.t0)
+        #expect(group.startedAt == nil)
+        // A burst that begins held back, and one that follows an open burst past its window, begin anew.
+        _ = group.eventHeldBack(Self.item("e3"), window: Self.window, at: Self.t0 + 4_000)
+        #expect(group.startedAt == Self.t0 + 4_000)
+        _ = group.windowClosed(at: Self.t0 + 4_300)
+        _ = group.eventArrived(Self.item("e4"), window: Self.window, at: Self.t0 + 5_000)
+        _ = group.eventArrived(Self.item("e5"), window: Self.window, at: Self.t0 + 5_400, decidedAt: Self.t0 + 5_390)
+        #expect(group.startedAt == Self.t0 + 5_390)
+        // It is stored with the group; a group stored before groups remembered it knows no start.
+        let stored = try JSONDecoder().decode(CollapseGroup.self, from: JSONEncoder().encode(group))
+        #expect(stored.startedAt == Self.t0 + 5_390)
+        var old = try JSONSerialization.jsonObject(with: JSONEncoder().encode(group)) as! [String: Any]
+        old["started_at"] = nil
+        let older = try JSONSerialization.data(withJSONObject: old)
+        #expect(try JSONDecoder().decode(CollapseGroup.self, from: older).startedAt == nil)
+    }
+
     @Test func longKeysGetAStableCollapseIdWithinSixtyFourBytes() {
         let key = "msg:" + String(repeating: "ż", count: 80)
         let group = CollapseGroup(userId: "u1", key: key)

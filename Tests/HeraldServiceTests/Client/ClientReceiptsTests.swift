@@ -190,4 +190,54 @@ struct ClientReceiptsTests {
             "u1", .post, "/v1/me/receipts", json: #"{"receipts":[\#(many.joined(separator: ","))]}"#)
         #expect(response.status == .unprocessableContent)
     }
+
+    /// The digest on the phone carries its own id as `nid`, which is what the app reports when it is opened: the
+    /// open reads the burst the digest summarises, and neither the thread's notification before the burst nor the
+    /// one after it.
+    @Test func openingADigestReadsTheBurstItSummarises() async throws {
+        let harness = try await PipelineHarness.make(start: start)
+        defer { harness.close() }
+        try await harness.category(
+            PipelineHarness.chatCategory(
+                collapse: HeraldCore.Category.CollapseRule(keyTemplate: "msg:{thread_id}", windowSeconds: 60)))
+        try await harness.user("u1")
+        try await harness.device("phone", user: "u1", platform: .apns)
+        try await harness.device("tablet", user: "u1", platform: .fcm)
+        func send(_ id: String) async throws {
+            let event = PipelineHarness.event(id: id, thread: "t", item: id, occurredAt: harness.clock.now)
+            _ = await harness.send(.post, "/v1/events", json: event)
+            try await harness.decideAll()
+        }
+        try await send("before")
+        harness.clock.advance(120)
+        for n in 1...3 {
+            try await send("m\(n)")
+            harness.clock.advance(5)
+        }
+        harness.clock.advance(60)
+        try await harness.decideAll()
+        try await send("after")
+        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u1'") == 5)
+        let digest = try await harness.sql("SELECT notification_id, event_count FROM digests").single()
+        #expect(try digest.int("event_count") == 3)
+        let digestId = try digest.string("notification_id")
+        let phoneBody = try await harness.sql(
+            "SELECT body FROM deliveries WHERE installation_id = 'phone' AND notification_id = $1", [digestId]
+        ).single().string(0)
+        #expect(phoneBody.contains(digestId))
+
+        let response = await harness.sendAsClient(
+            "u1", .post, "/v1/me/receipts", json: #"{"receipts":[\#(receipt(digestId, "opened"))]}"#)
+        #expect(response.status == .ok)
+        #expect(response.json["unknown"] == .array([]))
+        #expect(response.json["accepted"] == .int(1))
+        #expect(response.json["items_read"] == .int(3))
+        #expect(response.json["unread_count"] == .int(2))
+        let unread = try await harness.sql(
+            "SELECT item_id FROM decisions WHERE user_id = 'u1' AND read_at IS NULL ORDER BY item_id"
+        ).map { try $0.string(0) }
+        #expect(unread == ["after", "before"])
+        let stored = try await harness.sql("SELECT category_id FROM receipts WHERE notification_id = $1", [digestId])
+        #expect(try stored.single().string(0) == "chat.message")
+    }
 }
