@@ -168,17 +168,31 @@ final class RunningHerald: @unchecked Sendable {
 
     /// Whether a postgres server still runs on this instance's data folder.
     func embeddedPostgresRunning() -> Bool {
-        let pidFile = dataDirectory + "/data/pg/data/postmaster.pid"
-        guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
-            let pid = Int32(text.split(separator: "\n").first ?? "")
-        else { return false }
-        return Glibc.kill(pid, 0) == 0
+        embeddedPostgresProcess() != nil
     }
 
+    /// The process id of the postgres server running on this instance's data folder, if one does.
+    func embeddedPostgresProcess() -> Int32? {
+        let folder = dataDirectory + "/data/pg/data"
+        guard let text = try? String(contentsOfFile: folder + "/postmaster.pid", encoding: .utf8),
+            let pid = Int32(text.split(separator: "\n").first ?? ""), Glibc.kill(pid, 0) == 0,
+            let command = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
+            command.contains(folder)
+        else { return nil }
+        return pid
+    }
+
+    /// Stops herald, and the embedded server it may have left running (a herald killed with SIGKILL cannot stop
+    /// it), so that no test leaves a server behind for the rest of the run.
     func kill() {
         if process.isRunning {
             process.terminate()
             process.waitUntilExited()
+        }
+        if let postgres = embeddedPostgresProcess() {
+            Glibc.kill(postgres, SIGQUIT)
+            let deadline = ContinuousClock.now + .seconds(30)
+            while Glibc.kill(postgres, 0) == 0, ContinuousClock.now < deadline { usleep(10_000) }
         }
         if cleanUp { try? FileManager.default.removeItem(atPath: dataDirectory) }
     }
