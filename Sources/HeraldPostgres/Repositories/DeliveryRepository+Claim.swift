@@ -23,7 +23,8 @@ extension DeliveryRepository {
     // The claim is one statement: the inner SELECT takes due rows with FOR UPDATE SKIP LOCKED, so concurrent
     // consumers (HTTP or SQL) each get disjoint rows and never wait for one another; the UPDATE leases them, or
     // drops them as expired when their TTL ran out while they waited. Oldest first. The day in the join lets each
-    // row's update go to its own day partition instead of probing them all.
+    // row's update go to its own day partition instead of probing them all. Each row brings its user's unread count
+    // now, for a held push's badge (`PushBadge`).
     static let claimAny = Query(
         name: "deliveries_claim",
         joining: claimDue, "    WHERE state = 'queued' AND available_at <= $1", claimLease)
@@ -52,7 +53,8 @@ extension DeliveryRepository {
         FROM due WHERE d.id = due.id AND d.stored_day = due.stored_day
         RETURNING d.id, d.notification_id, d.event_source, d.event_id, d.user_id, d.installation_id, d.platform,
                   d.environment, d.token, d.kind, d.headers::text AS headers, d.body, d.collapse_id, d.priority,
-                  d.available_at, d.expires_at, d.state, d.leased_until, d.lease_id, d.attempts
+                  d.available_at, d.expires_at, d.state, d.leased_until, d.lease_id, d.attempts, d.created_at,
+                  (SELECT u.unread FROM unread_counts u WHERE u.user_id = d.user_id) AS unread
         """
 
     /// Takes expired leases back, then leases up to `limit` due deliveries (of `platform`, if given) for
@@ -85,7 +87,8 @@ extension DeliveryRepository {
         try connection.query(expireLeases, [now, maxAttempts]).map { try $0.string("platform") }
     }
 
-    /// The lease of a claimed row, its relative time to live cut to what is left at `now`.
+    /// The lease of a claimed row, its relative time to live cut to what is left at `now` and, when it was held, its
+    /// badge set to the user's unread count now.
     static func lease(_ row: PostgresRow, now: Date) throws -> DeliveryLease {
         var lease = DeliveryLease(
             id: try row.string("id"), notificationId: try row.decode(String?.self, "notification_id"),
@@ -101,6 +104,9 @@ extension DeliveryRepository {
         if let platform = Device.Platform(rawValue: lease.platform) {
             (lease.headersJSON, lease.body) = PushTimeToLive.handedOut(
                 platform: platform, headers: lease.headersJSON, body: lease.body, expiresAt: lease.expiresAt, now: now)
+            lease.body = PushBadge.handedOut(
+                platform: platform, body: lease.body, createdAt: try row.date("created_at"),
+                availableAt: lease.availableAt, unread: try row.decode(Int?.self, "unread"))
         }
         return lease
     }
