@@ -67,7 +67,7 @@ extension Decider {
                 silenced: burst.timing.isSilenced, interruptionLevel: burst.category.interruptionLevel,
                 priority: burst.category.priority, threadId: nil, apnsCategory: burst.category.apnsCategory,
                 androidChannelId: burst.category.androidChannelId, collapseId: summary.collapseId,
-                itemId: summary.latestItems.last?.itemId, count: summary.count,
+                itemId: summary.latestItems.last?.itemId, count: summary.unread,
                 expiresAt: summary.expiresAt,
                 availableAt: sendAt)
             content.relevanceScore = burst.category.relevanceScore

@@ -11,6 +11,10 @@ extension Decider {
         let badge = state.profile.badge ? unread : nil
         var result = ReadResult(unreadCount: unread, deliveries: [], silentBudgets: [:])
         result.stoppedNotificationIds = notice.notificationIds
+        for var group in state.collapseGroups.values.sorted(by: { $0.key < $1.key })
+        where group.notificationsRead(notice.collapsed) {
+            result.collapseGroups.append(group)
+        }
         let expiry = TimeInterval(config.backgroundTTLSeconds)
         for device in state.activeDevices where device.installationId != notice.originInstallationId {
             var budget =

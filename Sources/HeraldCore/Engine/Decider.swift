@@ -61,7 +61,15 @@ public struct Decider: Sendable {
     }
 
     /// The collapse key of the digest a user with preference `digest` receives for `category`.
-    public static func digestKey(for category: Category) -> String { "digest:" + category.id }
+    public static func digestKey(for category: Category) -> String { digestKey(categoryId: category.id) }
+
+    static func digestKey(categoryId: String) -> String { "digest:" + categoryId }
+
+    /// Whether the collapse group `key` gathers events of category `categoryId`: its digest group, or one of its
+    /// bursts.
+    public static func groupKey(_ key: String, gathers categoryId: String) -> Bool {
+        key == digestKey(categoryId: categoryId) || key.hasPrefix(burstKey(categoryId: categoryId, collapseKey: ""))
+    }
 
     /// The thread an event belongs to: its own thread id, else the category's thread key template (none without
     /// a category).

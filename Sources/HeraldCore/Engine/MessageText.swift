@@ -92,7 +92,7 @@ enum MessageText {
         TemplateValue]
     {
         var arguments: [String: TemplateValue] = [
-            "count": .int(summary.count), "folded": .int(summary.folded),
+            "count": .int(summary.unread), "folded": .int(min(summary.folded, summary.unread)),
             "actor_count": .int(summary.actorCount),
             "others": .int(max(0, summary.actorCount - 1)), "category": .string(category.name),
         ]

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A user read something: the notifications to withdraw from their other devices, and how far the count drops.
 public struct ReadNotice: Sendable, Hashable, Codable {
     public var userId: String
@@ -10,6 +12,23 @@ public struct ReadNotice: Sendable, Hashable, Codable {
     public var originInstallationId: String?
     /// The notifications that are now read, each once.
     public var notificationIds: [String]
+    /// The notifications now read that have a collapse id, for the bursts still open to count
+    /// (`CollapseGroup.notificationsRead`). Not encoded: a notice is decided as soon as it is made.
+    public var collapsed: [CollapsedRead] = []
+
+    /// A notification now read, as a burst knows its own: by collapse id, category, and the instant it was decided.
+    public struct CollapsedRead: Sendable, Hashable {
+        public var collapseId: String
+        public var categoryId: String
+        public var decidedAt: Date
+
+        /// Creates a read of a collapsing notification.
+        public init(collapseId: String, categoryId: String, decidedAt: Date) {
+            self.collapseId = collapseId
+            self.categoryId = categoryId
+            self.decidedAt = decidedAt
+        }
+    }
 
     /// Creates a read notice.
     public init(

@@ -49,12 +49,18 @@ public struct ReadScope: Sendable, Hashable {
         let itemsRead = covered.filter(\.countsUnread).count
         var notified: Set<String> = []
         let notificationIds = covered.compactMap(\.notificationId).filter { notified.insert($0).inserted }
-        let notice =
+        var notice =
             covered.isEmpty
             ? nil
             : ReadNotice(
                 userId: userId, collapseIds: collapseIds, itemsRead: itemsRead,
                 originInstallationId: originInstallationId, notificationIds: notificationIds)
+        notice?.collapsed = covered.compactMap { candidate in
+            guard let collapseId = candidate.collapseId, let categoryId = candidate.categoryId,
+                let decidedAt = candidate.decidedAt
+            else { return nil }
+            return ReadNotice.CollapsedRead(collapseId: collapseId, categoryId: categoryId, decidedAt: decidedAt)
+        }
         return ReadSelection(covered: covered, collapseIds: collapseIds, itemsRead: itemsRead, notice: notice)
     }
 }

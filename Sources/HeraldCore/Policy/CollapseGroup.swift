@@ -54,6 +54,9 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
     public var thread: String?
     /// Whether the burst's events belong to different threads (or some to none).
     public var threadsDiffer = false
+    /// How many of the burst's notifications a read covered while it was open. Its digest counts the others, and
+    /// a burst read whole closes with none.
+    public var read = 0
 
     /// An idle group for `key`, whose pushes go with `collapseId` (by default the key's).
     public init(userId: String, key: String, collapseId: String? = nil) {
@@ -125,7 +128,19 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
         }
         let summary = self.summary
         reset()
-        return .sendDigest(summary)
+        return summary.unread > 0 ? .sendDigest(summary) : .nothing
+    }
+
+    /// A read covered `reads`: counts those of this burst (its collapse id and category, decided since it began).
+    /// Returns whether it counted any, and so must be stored.
+    public mutating func notificationsRead(_ reads: [ReadNotice.CollapsedRead]) -> Bool {
+        guard phase != .idle, let startedAt else { return false }
+        let ours = reads.filter { read in
+            read.collapseId == collapseId && read.decidedAt >= startedAt
+                && Decider.groupKey(key, gathers: read.categoryId)
+        }
+        read += ours.count
+        return !ours.isEmpty
     }
 
     /// The digest of the burst so far.
@@ -137,7 +152,7 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
             actorCount: actors.count, actorNames: Array(names.prefix(10)), latestItems: latestItems,
             threadId: threadsDiffer ? nil : thread,
             expiresAt: (latestItems + actors).map(\.expiresAt).max() ?? windowEndsAt ?? .distantPast,
-            startedAt: startedAt)
+            startedAt: startedAt, read: read)
     }
 
     private mutating func open(
@@ -199,10 +214,11 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
         latestItems = []
         thread = nil
         threadsDiffer = false
+        read = 0
     }
 
     enum CodingKeys: String, CodingKey {
-        case key, phase, folded, actors, thread
+        case key, phase, folded, actors, thread, read
         case threadsDiffer = "threads_differ"
         case userId = "user_id"
         case collapseId = "collapse_id"
@@ -230,5 +246,6 @@ extension CollapseGroup {
         thread = try c.decodeIfPresent(String.self, forKey: .thread)
         // Without the mark, a stored burst's events cannot be known to share a thread.
         threadsDiffer = try c.decodeIfPresent(Bool.self, forKey: .threadsDiffer) ?? !latestItems.isEmpty
+        read = try c.decodeIfPresent(Int.self, forKey: .read) ?? 0
     }
 }

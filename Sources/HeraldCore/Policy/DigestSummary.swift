@@ -19,6 +19,11 @@ public struct DigestSummary: Sendable, Hashable, Codable {
     /// When the burst began: its first event was decided at this instant, and its `count` events are the first
     /// ones from then with its collapse id and category. `nil` for a burst stored before groups remembered it.
     public var startedAt: Date? = nil
+    /// How many of the burst's notifications a read covered before its window closed. Not encoded.
+    public var read = 0
+
+    /// The burst's notifications still unread: what the digest counts.
+    public var unread: Int { max(0, count - read) }
 
     enum CodingKeys: String, CodingKey {
         case key, count, folded

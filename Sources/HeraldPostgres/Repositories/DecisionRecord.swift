@@ -22,12 +22,16 @@ public struct DecisionRecord: Sendable, Hashable {
     public var readAt: Date?
     /// The notification's position in the user's feed; nil for a decision that made no notification.
     public var feedPosition: Int64?
+    /// The event's category, for a read later in the same batch (an open burst counts its reads by it); the
+    /// decisions table has it through the event.
+    public var categoryId: String?
 
     /// Creates a record.
     public init(
         eventSeq: Int64, userId: String, outcome: String, detail: String?, deliverAt: Date?, notificationId: String?,
         collapseId: String?, badge: Int?, deliveryIds: [String], itemId: String?, threadId: String?,
-        countsUnread: Bool, decidedAt: Date, readAt: Date? = nil, feedPosition: Int64? = nil
+        countsUnread: Bool, decidedAt: Date, readAt: Date? = nil, feedPosition: Int64? = nil,
+        categoryId: String? = nil
     ) {
         self.eventSeq = eventSeq
         self.userId = userId
@@ -44,5 +48,6 @@ public struct DecisionRecord: Sendable, Hashable {
         self.decidedAt = decidedAt
         self.readAt = readAt
         self.feedPosition = feedPosition
+        self.categoryId = categoryId
     }
 }

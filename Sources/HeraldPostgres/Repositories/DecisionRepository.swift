@@ -70,25 +70,26 @@ public enum DecisionRepository {
     // holds only their active devices. With them come the user's other unread notifications sharing a collapse id
     // with them or with `$5` (the read's candidates decided earlier in the same batch), for the core to know
     // whether the notification on the device still stands for some. Which of them the read covers, and what it
-    // withdraws, is `ReadScope.select`'s to decide. The filter is decisions_unread's, so the walk is over unread
-    // rows only, never a long thread's whole history.
+    // withdraws, is `ReadScope.select`'s to decide. Each comes with its event's category and when it was decided,
+    // by which an open burst knows its own. The filter is decisions_unread's, so the walk is over unread rows only,
+    // never a long thread's whole history.
     static let readCandidates = Query(
         name: "decisions_read_candidates",
         sql: """
             WITH unread AS (
-                SELECT event_seq, user_id, notification_id, item_id, thread_id, collapse_id, counts_unread
+                SELECT event_seq, user_id, notification_id, item_id, thread_id, collapse_id, counts_unread, decided_at
                 FROM decisions
                 WHERE user_id = $1 AND notification_id IS NOT NULL AND read_at IS NULL
             ), named AS (
                 SELECT * FROM unread
                 WHERE item_id = ANY($2::text[]) OR thread_id = $3 OR notification_id = ANY($4::text[])
             )
-            SELECT event_seq, user_id, notification_id, item_id, thread_id, collapse_id, counts_unread,
-                   false AS is_read
-            FROM unread
-            WHERE event_seq IN (SELECT event_seq FROM named)
-               OR collapse_id IN (SELECT collapse_id FROM named) OR collapse_id = ANY($5::text[])
-            ORDER BY event_seq
+            SELECT u.event_seq, u.user_id, u.notification_id, u.item_id, u.thread_id, u.collapse_id, u.counts_unread,
+                   false AS is_read, u.decided_at, e.category_id
+            FROM unread u LEFT JOIN events e ON e.seq = u.event_seq
+            WHERE u.event_seq IN (SELECT event_seq FROM named)
+               OR u.collapse_id IN (SELECT collapse_id FROM named) OR u.collapse_id = ANY($5::text[])
+            ORDER BY u.event_seq
             """)
 
     /// `scope`'s user's unread stored notifications of its items, its thread or its notification ids, and the
@@ -107,7 +108,8 @@ public enum DecisionRepository {
                 notificationId: try row.decode(String?.self, "notification_id"),
                 itemId: try row.decode(String?.self, "item_id"), threadId: try row.decode(String?.self, "thread_id"),
                 collapseId: try row.decode(String?.self, "collapse_id"), countsUnread: try row.bool("counts_unread"),
-                isRead: try row.bool("is_read"))
+                isRead: try row.bool("is_read"), categoryId: try row.decode(String?.self, "category_id"),
+                decidedAt: try row.date("decided_at"))
         }
     }
 

@@ -42,7 +42,7 @@ extension BatchProcessor {
                     detail: decision.detail, deliverAt: decision.deliverAt, notificationId: decision.notificationId,
                     collapseId: decision.collapseId, badge: decision.badge, deliveryIds: ids, itemId: event.itemId,
                     threadId: decision.threadId, countsUnread: decision.countsUnread, decidedAt: now,
-                    feedPosition: decision.feedPosition))
+                    feedPosition: decision.feedPosition, categoryId: event.category))
         }
     }
 

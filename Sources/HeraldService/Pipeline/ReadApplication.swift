@@ -49,6 +49,7 @@ enum ReadApplication {
         for (installation, budget) in result.silentBudgets {
             book.setBudget(budget, installation: installation, user: scope.userId)
         }
+        for group in result.collapseGroups { book.setGroup(group) }
         let ids = output.queue(result.deliveries, eventSource: eventSource, eventId: eventId)
         output.stopPushes(
             of: result.stoppedNotificationIds, to: state.activeDevices.map(\.installationId))
@@ -61,6 +62,7 @@ enum ReadApplication {
     private static func candidate(_ decision: DecisionRecord, key: Target) -> ReadCandidate<Target> {
         ReadCandidate(
             key: key, notificationId: decision.notificationId, itemId: decision.itemId, threadId: decision.threadId,
-            collapseId: decision.collapseId, countsUnread: decision.countsUnread, isRead: decision.readAt != nil)
+            collapseId: decision.collapseId, countsUnread: decision.countsUnread, isRead: decision.readAt != nil,
+            categoryId: decision.categoryId, decidedAt: decision.decidedAt)
     }
 }

@@ -104,4 +104,47 @@ struct PipelineBurstTests {
         #expect(
             try digests.allSatisfy { try $0.string("outcome") == "delivered" && $0.string("collapse_id") == "msg:t" })
     }
+
+    /// A burst of chat.message a1, a2, a3 in thread `t` for u1's phone: a1 went out, a2 and a3 were folded.
+    func burstOfThree() async throws -> PipelineHarness {
+        let harness = try await PipelineHarness.make(start: start)
+        try await harness.category(PipelineHarness.chatCategory(collapse: Self.rule))
+        try await harness.user("u1")
+        try await harness.device("phone", user: "u1", platform: .apns)
+        var outcomes: [String] = []
+        for id in ["a1", "a2", "a3"] {
+            outcomes.append(try await send(id, to: harness))
+            harness.clock.advance(5)
+        }
+        #expect(outcomes == ["delivered", "collapsed", "collapsed"])
+        return harness
+    }
+
+    /// A burst the user read before its window closed sends no digest: it would bring back as new what was read.
+    @Test func aBurstReadBeforeItsWindowClosesSendsNoDigest() async throws {
+        let harness = try await burstOfThree()
+        defer { harness.close() }
+        #expect(await harness.send(.post, "/v1/users/u1/read", json: #"{"thread_id":"t"}"#).status == .ok)
+        harness.clock.advance(60)
+        try await harness.decideAll()
+        #expect(try await harness.count("SELECT count(*) FROM digests") == 0)
+        #expect(try await harness.count("SELECT count(*) FROM deliveries WHERE kind = 'alert'") == 1)
+        #expect(try await harness.count("SELECT count(*) FROM timers") == 0)
+    }
+
+    /// A burst read in part before its window closed: the digest counts the messages left unread.
+    @Test func aBurstReadInPartCountsWhatIsLeftUnread() async throws {
+        let harness = try await burstOfThree()
+        defer { harness.close() }
+        #expect(await harness.send(.post, "/v1/users/u1/read", json: #"{"item_ids":["a1","a2"]}"#).status == .ok)
+        harness.clock.advance(60)
+        try await harness.decideAll()
+        let digest = try await harness.sql("SELECT event_count, notification_id FROM digests").single()
+        #expect(try digest.int("event_count") == 3)
+        let body = try await harness.sql(
+            "SELECT body FROM deliveries WHERE notification_id = $1", [try digest.string("notification_id")]
+        ).single().string(0)
+        #expect(body.contains("1 new message\""), "\(body)")
+        #expect(body.contains("\"badge\":1"), "\(body)")
+    }
 }

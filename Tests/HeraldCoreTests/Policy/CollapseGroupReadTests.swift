@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+@testable import HeraldCore
+
+/// A burst counts the reads of its own notifications while it is open: its digest counts what is left unread.
+@Suite struct CollapseGroupReadTests {
+    static let t0 = Fixture.now
+    static let window: TimeInterval = 300
+    static let key = Decider.burstKey(categoryId: "chat.message", collapseKey: "msg:42")
+
+    /// A burst of chat.message whose first went out at `t0` and two more folded into it.
+    static func burstOfThree() -> CollapseGroup {
+        var group = CollapseGroup(userId: "u1", key: key, collapseId: "msg:42")
+        _ = group.eventArrived(CollapseGroupTests.item("e1"), window: window, at: t0, decidedAt: t0)
+        _ = group.eventArrived(CollapseGroupTests.item("e2", actor: "ben"), window: window, at: t0 + 10)
+        _ = group.eventArrived(CollapseGroupTests.item("e3", actor: "cy"), window: window, at: t0 + 20)
+        return group
+    }
+
+    static func read(
+        _ offset: TimeInterval, category: String = "chat.message", collapseId: String = "msg:42"
+    ) -> ReadNotice.CollapsedRead {
+        ReadNotice.CollapsedRead(collapseId: collapseId, categoryId: category, decidedAt: t0 + offset)
+    }
+
+    @Test func aBurstReadWholeClosesWithNoDigest() {
+        var group = Self.burstOfThree()
+        #expect(mutate(&group) { $0.notificationsRead([Self.read(0), Self.read(10), Self.read(20)]) })
+        #expect(mutate(&group) { $0.windowClosed(at: Self.t0 + 300) } == .nothing)
+        #expect(group.phase == .idle)
+        #expect(group.read == 0, "the next burst starts with nothing read")
+    }
+
+    @Test func aBurstReadInPartCountsWhatIsLeft() {
+        var group = Self.burstOfThree()
+        #expect(mutate(&group) { $0.notificationsRead([Self.read(0)]) })
+        #expect(mutate(&group) { $0.notificationsRead([Self.read(10)]) })
+        guard case .sendDigest(let summary) = group.windowClosed(at: Self.t0 + 300) else {
+            Issue.record("expected a digest")
+            return
+        }
+        #expect(summary.count == 3, "the burst's notifications, by which a receipt of the digest finds them")
+        #expect(summary.unread == 1)
+    }
+
+    @Test func readsOfOtherNotificationsAreNotTheBurstsOwn() {
+        var group = Self.burstOfThree()
+        let others = [
+            Self.read(-1),  // decided before the burst began
+            Self.read(10, category: "chat.mention"),  // the same collapse id, another category's burst
+            Self.read(10, collapseId: "msg:43"),
+        ]
+        #expect(!mutate(&group) { $0.notificationsRead(others) })
+        #expect(group.read == 0)
+        var idle = CollapseGroup(userId: "u1", key: Self.key, collapseId: "msg:42")
+        #expect(!mutate(&idle) { $0.notificationsRead([Self.read(0)]) })
+    }
+
+    @Test func aDigestGroupCountsTheReadsOfItsCategory() {
+        var group = CollapseGroup(userId: "u1", key: "digest:chat.message", collapseId: "digest")
+        _ = group.eventHeldBack(CollapseGroupTests.item("e1"), window: 3_600, at: Self.t0)
+        #expect(mutate(&group) { $0.notificationsRead([Self.read(0, collapseId: "digest")]) })
+        #expect(mutate(&group) { $0.windowClosed(at: Self.t0 + 3_600) } == .nothing)
+    }
+
+    @Test func theCountOfReadsIsKeptWithTheStoredGroup() throws {
+        var group = Self.burstOfThree()
+        _ = group.notificationsRead([Self.read(0)])
+        let stored = try JSONEncoder().encode(group)
+        #expect(try JSONDecoder().decode(CollapseGroup.self, from: stored).read == 1)
+        var old = try JSONSerialization.jsonObject(with: stored) as? [String: Any] ?? [:]
+        old["read"] = nil
+        let before = try JSONSerialization.data(withJSONObject: old)
+        #expect(try JSONDecoder().decode(CollapseGroup.self, from: before).read == 0)
+    }
+
+    @Test func theDigestTextCountsTheUnread() {
+        var group = Self.burstOfThree()
+        _ = group.notificationsRead([Self.read(0)])
+        guard case .sendDigest(let summary) = group.windowClosed(at: Self.t0 + 300) else {
+            Issue.record("expected a digest")
+            return
+        }
+        let category = Category(id: "chat.message", name: "Chat")
+        let arguments = MessageText.digestArguments(summary, category: category)
+        #expect(arguments["count"] == .int(2))
+        #expect(arguments["folded"] == .int(2))
+    }
+}
