@@ -255,16 +255,9 @@ struct ReadsTests {
     @Test func aBurstsDigestIsWithdrawnOnlyWhenTheLastOfItsMessagesIsRead() async throws {
         let harness = try await PipelineHarness.make(start: start)
         defer { harness.close() }
-        try await harness.category(
-            PipelineHarness.chatCategory(
-                collapse: HeraldCore.Category.CollapseRule(keyTemplate: "msg:{thread_id}", windowSeconds: 60)))
-        try await harness.user("u1")
-        try await harness.device("phone", user: "u1", platform: .apns)
-        try await harness.device("tablet", user: "u1", platform: .fcm)
+        try await harness.collapsingChat(devices: [("phone", .apns), ("tablet", .fcm)])
         for n in 1...3 {
-            let event = PipelineHarness.event(id: "m\(n)", thread: "t", item: "i\(n)", occurredAt: harness.clock.now)
-            _ = await harness.send(.post, "/v1/events", json: event)
-            try await harness.decideAll()
+            try await harness.decideMessage("m\(n)", item: "i\(n)")
             harness.clock.advance(5)
         }
         harness.clock.advance(60)

@@ -197,26 +197,16 @@ struct ClientReceiptsTests {
     @Test func openingADigestReadsTheBurstItSummarises() async throws {
         let harness = try await PipelineHarness.make(start: start)
         defer { harness.close() }
-        try await harness.category(
-            PipelineHarness.chatCategory(
-                collapse: HeraldCore.Category.CollapseRule(keyTemplate: "msg:{thread_id}", windowSeconds: 60)))
-        try await harness.user("u1")
-        try await harness.device("phone", user: "u1", platform: .apns)
-        try await harness.device("tablet", user: "u1", platform: .fcm)
-        func send(_ id: String) async throws {
-            let event = PipelineHarness.event(id: id, thread: "t", item: id, occurredAt: harness.clock.now)
-            _ = await harness.send(.post, "/v1/events", json: event)
-            try await harness.decideAll()
-        }
-        try await send("before")
+        try await harness.collapsingChat(devices: [("phone", .apns), ("tablet", .fcm)])
+        try await harness.decideMessage("before")
         harness.clock.advance(120)
         for n in 1...3 {
-            try await send("m\(n)")
+            try await harness.decideMessage("m\(n)")
             harness.clock.advance(5)
         }
         harness.clock.advance(60)
         try await harness.decideAll()
-        try await send("after")
+        try await harness.decideMessage("after")
         #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u1'") == 5)
         let digest = try await harness.sql("SELECT notification_id, event_count FROM digests").single()
         #expect(try digest.int("event_count") == 3)

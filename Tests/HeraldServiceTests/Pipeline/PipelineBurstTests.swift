@@ -9,7 +9,7 @@ import Testing
 @Suite("Pipeline: bursts by category", .serialized)
 struct PipelineBurstTests {
     let start = Date(timeIntervalSince1970: 1_796_130_000)
-    static let rule = HeraldCore.Category.CollapseRule(keyTemplate: "msg:{thread_id}", windowSeconds: 60)
+    static let rule = PipelineHarness.threadBurst
 
     /// Sends one event of thread `t` and decides it; returns its outcome for its (only) recipient.
     func send(
@@ -17,10 +17,7 @@ struct PipelineBurstTests {
     )
         async throws -> String
     {
-        let event = PipelineHarness.event(
-            id: id, category: category, users: [user], thread: "t", item: id, occurredAt: harness.clock.now)
-        #expect(await harness.send(.post, "/v1/events", json: event).status == .accepted)
-        try await harness.decideAll()
+        try await harness.decideMessage(id, category: category, user: user)
         return try await harness.sql(
             "SELECT d.outcome FROM decisions d JOIN events e ON e.seq = d.event_seq WHERE e.id = $1", [id]
         ).single().string(0)
@@ -108,9 +105,7 @@ struct PipelineBurstTests {
     /// A burst of chat.message a1, a2, a3 in thread `t` for u1's phone: a1 went out, a2 and a3 were folded.
     func burstOfThree() async throws -> PipelineHarness {
         let harness = try await PipelineHarness.make(start: start)
-        try await harness.category(PipelineHarness.chatCategory(collapse: Self.rule))
-        try await harness.user("u1")
-        try await harness.device("phone", user: "u1", platform: .apns)
+        try await harness.collapsingChat(devices: [("phone", .apns)])
         var outcomes: [String] = []
         for id in ["a1", "a2", "a3"] {
             outcomes.append(try await send(id, to: harness))

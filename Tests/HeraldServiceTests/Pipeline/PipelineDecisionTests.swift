@@ -226,11 +226,7 @@ struct PipelineDecisionTests {
 extension PipelineDecisionTests {
     /// A chat category collapsing by thread over 60 s, and user `u1` with one phone.
     static func collapsingChatToOnePhone(_ harness: PipelineHarness) async throws {
-        try await harness.category(
-            PipelineHarness.chatCategory(
-                collapse: HeraldCore.Category.CollapseRule(keyTemplate: "msg:{thread_id}", windowSeconds: 60)))
-        try await harness.user("u1")
-        try await harness.device("phone", user: "u1")
+        try await harness.collapsingChat(devices: [("phone", .apns)])
     }
 
     /// Runs two batch loops at the same time until neither finds work.

@@ -5,6 +5,7 @@ import HeraldObservability
 import HeraldPostgres
 import HeraldText
 import Synchronization
+import Testing
 
 @testable import HeraldService
 
@@ -195,6 +196,26 @@ struct PipelineHarness: Sendable {
         if let actor { members.append(#""actor":"\#(actor)""#) }
         if let topic { members.append(#""topic":"\#(topic)""#) }
         return "{" + members.joined(separator: ",") + "}"
+    }
+
+    /// Bursts by thread over 60 s: the collapse rule of the chat tests.
+    static let threadBurst = HeraldCore.Category.CollapseRule(keyTemplate: "msg:{thread_id}", windowSeconds: 60)
+
+    /// The chat category collapsing by thread, and `user` with `devices`.
+    func collapsingChat(user: String = "u1", devices: [(String, Device.Platform)]) async throws {
+        try await category(Self.chatCategory(collapse: Self.threadBurst))
+        try await self.user(user)
+        for (installation, platform) in devices { try await device(installation, user: user, platform: platform) }
+    }
+
+    /// Posts one event of `category` in thread `t` for `user` at the clock's time, and decides it.
+    func decideMessage(
+        _ id: String, category: String = "chat.message", user: String = "u1", item: String? = nil
+    ) async throws {
+        let event = Self.event(
+            id: id, category: category, users: [user], thread: "t", item: item ?? id, occurredAt: clock.now)
+        #expect(await send(.post, "/v1/events", json: event).status == .accepted)
+        try await decideAll()
     }
 
     /// A chat category with an English template.

@@ -28,8 +28,7 @@ enum DecisionFixture {
         -> InMemoryDecisionStore
     {
         let store = InMemoryDecisionStore()
-        let rule = HeraldCore.Category.CollapseRule(keyTemplate: "msg:{thread_id}", windowSeconds: 60)
-        store.category(PipelineHarness.chatCategory(collapse: collapse ? rule : nil))
+        store.category(PipelineHarness.chatCategory(collapse: collapse ? PipelineHarness.threadBurst : nil))
         store.user("u1")
         for (installation, platform) in devices { store.device(installation, user: "u1", platform: platform, at: now) }
         return store
