@@ -133,10 +133,15 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
 
     /// A read covered `reads`: counts those of this burst (its collapse id and category, decided since it began).
     /// Returns whether it counted any, and so must be stored.
+    ///
+    /// The instants compare in whole microseconds, as they are stored: a notification's decision time comes back
+    /// from its row so rounded, while `startedAt` keeps the clock's finer digits, and the burst's first
+    /// notification would otherwise look decided before the burst began about half the time.
     public mutating func notificationsRead(_ reads: [ReadNotice.CollapsedRead]) -> Bool {
         guard phase != .idle, let startedAt else { return false }
+        let begins = Self.microseconds(startedAt)
         let ours = reads.filter { read in
-            read.collapseId == collapseId && read.decidedAt >= startedAt
+            read.collapseId == collapseId && Self.microseconds(read.decidedAt) >= begins
                 && Decider.groupKey(key, gathers: read.categoryId)
         }
         read += ours.count
@@ -154,6 +159,9 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
             expiresAt: (latestItems + actors).map(\.expiresAt).max() ?? windowEndsAt ?? .distantPast,
             startedAt: startedAt, read: read)
     }
+
+    /// `date` in whole microseconds since 1970, rounded to the nearest as storage rounds it.
+    static func microseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1_000_000).rounded()) }
 
     private mutating func open(
         with item: CollapsedItem, window: TimeInterval, at now: Date, decidedAt: Date

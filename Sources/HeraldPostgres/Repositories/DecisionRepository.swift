@@ -85,8 +85,9 @@ public enum DecisionRepository {
                 WHERE item_id = ANY($2::text[]) OR thread_id = $3 OR notification_id = ANY($4::text[])
             )
             SELECT u.event_seq, u.user_id, u.notification_id, u.item_id, u.thread_id, u.collapse_id, u.counts_unread,
-                   false AS is_read, u.decided_at, e.category_id
-            FROM unread u LEFT JOIN events e ON e.seq = u.event_seq
+                   false AS is_read, u.decided_at,
+                   (SELECT e.category_id FROM events e WHERE e.seq = u.event_seq) AS category_id
+            FROM unread u
             WHERE u.event_seq IN (SELECT event_seq FROM named)
                OR u.collapse_id IN (SELECT collapse_id FROM named) OR u.collapse_id = ANY($5::text[])
             ORDER BY u.event_seq

@@ -57,6 +57,18 @@ import Testing
         #expect(!mutate(&idle) { $0.notificationsRead([Self.read(0)]) })
     }
 
+    @Test func theFirstNotificationIsTheBurstsOwnAsStoredToTheMicrosecond() {
+        var group = CollapseGroup(userId: "u1", key: Self.key, collapseId: "msg:42")
+        let begins = Self.t0.addingTimeInterval(0.123_456_2)
+        _ = group.eventArrived(CollapseGroupTests.item("e1"), window: Self.window, at: begins, decidedAt: begins)
+        let stored = ReadNotice.CollapsedRead(
+            collapseId: "msg:42", categoryId: "chat.message", decidedAt: Self.t0.addingTimeInterval(0.123_456))
+        #expect(mutate(&group) { $0.notificationsRead([stored]) })
+        let before = ReadNotice.CollapsedRead(
+            collapseId: "msg:42", categoryId: "chat.message", decidedAt: Self.t0.addingTimeInterval(0.123_455))
+        #expect(!mutate(&group) { $0.notificationsRead([before]) })
+    }
+
     @Test func aDigestGroupCountsTheReadsOfItsCategory() {
         var group = CollapseGroup(userId: "u1", key: "digest:chat.message", collapseId: "digest")
         _ = group.eventHeldBack(CollapseGroupTests.item("e1"), window: 3_600, at: Self.t0)

@@ -103,8 +103,8 @@ struct PipelineBurstTests {
     }
 
     /// A burst of chat.message a1, a2, a3 in thread `t` for u1's phone: a1 went out, a2 and a3 were folded.
-    func burstOfThree() async throws -> PipelineHarness {
-        let harness = try await PipelineHarness.make(start: start)
+    func burstOfThree(at begin: Date? = nil) async throws -> PipelineHarness {
+        let harness = try await PipelineHarness.make(start: begin ?? start)
         try await harness.collapsingChat(devices: [("phone", .apns)])
         var outcomes: [String] = []
         for id in ["a1", "a2", "a3"] {
@@ -141,5 +141,16 @@ struct PipelineBurstTests {
         ).single().string(0)
         #expect(body.contains("1 new message\""), "\(body)")
         #expect(body.contains("\"badge\":1"), "\(body)")
+    }
+
+    /// The clock is finer than the microsecond a decision's time is stored to: the burst's first notification, read
+    /// back from its row, is still the burst's own.
+    @Test func aBurstReadWholeSendsNoDigestWhenTheClockIsFinerThanAMicrosecond() async throws {
+        let harness = try await burstOfThree(at: start.addingTimeInterval(0.123_456_2))
+        defer { harness.close() }
+        #expect(await harness.send(.post, "/v1/users/u1/read", json: #"{"thread_id":"t"}"#).status == .ok)
+        harness.clock.advance(60)
+        try await harness.decideAll()
+        #expect(try await harness.count("SELECT count(*) FROM digests") == 0)
     }
 }
