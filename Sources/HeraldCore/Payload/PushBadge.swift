@@ -4,22 +4,27 @@ import Foundation
 ///
 /// Every push that carries a badge carries the user's absolute unread count, counted when the push was decided. Pushes
 /// that go out when they are decided reach a device in the order they were decided, so the last one carries the
-/// latest count. A push that was held back (quiet hours, a silent-push budget, a sender's retry) goes out after
-/// pushes decided later: an alert held until 07:00 would set the badge back to the count of 23:00, below what an
-/// urgent push sent at 23:30 showed and below what is unread. Handed out, a held push carries the count of that
-/// moment instead; a push that did not wait keeps its own.
+/// latest count. A push that was held back (quiet hours, a silent-push budget, a sender's retry) or handed out
+/// again (its first sender's lease ran out) goes out after pushes decided later: an alert held until 07:00 would set
+/// the badge back to the count of 23:00, below what an urgent push sent at 23:30 showed and below what is unread.
+/// Handed out, such a push carries the count of that moment instead; a push handed out once, when it was decided,
+/// keeps its own.
 public enum PushBadge {
-    /// Whether a push decided at `createdAt` and due at `availableAt` waited, and so may go out after pushes decided
-    /// later.
-    public static func wasHeld(createdAt: Date, availableAt: Date) -> Bool { availableAt > createdAt }
+    /// Whether a push decided at `createdAt`, due at `availableAt` and now handed out for the `attempt`th time (1 for
+    /// the first) waited, and so may go out after pushes decided later.
+    public static func waited(createdAt: Date, availableAt: Date, attempt: Int) -> Bool {
+        availableAt > createdAt || attempt > 1
+    }
 
-    /// The body of a push for `platform` as it is handed out: when it was held and `unread` (the user's unread count
+    /// The body of a push for `platform` as it is handed out: when it waited and `unread` (the user's unread count
     /// now) is known, every badge it carries says `unread`. A body that carries no badge (the user turned it off, a
     /// push with none), cannot be read, or would outgrow its platform's limit is returned as it was.
     public static func handedOut(
-        platform: Device.Platform, body: String, createdAt: Date, availableAt: Date, unread: Int?
+        platform: Device.Platform, body: String, createdAt: Date, availableAt: Date, attempt: Int = 1, unread: Int?
     ) -> String {
-        guard let unread, wasHeld(createdAt: createdAt, availableAt: availableAt) else { return body }
+        guard let unread, waited(createdAt: createdAt, availableAt: availableAt, attempt: attempt) else {
+            return body
+        }
         let badge = max(0, unread)
         let rewritten =
             (platform == .wns ? wnsBadge(body, to: badge) : nil) ?? json(body, at: locations(for: platform), to: badge)

@@ -24,7 +24,7 @@ extension DeliveryRepository {
     // consumers (HTTP or SQL) each get disjoint rows and never wait for one another; the UPDATE leases them, or
     // drops them as expired when their TTL ran out while they waited. Oldest first. The day in the join lets each
     // row's update go to its own day partition instead of probing them all. Each row brings its user's unread count
-    // now, for a held push's badge (`PushBadge`).
+    // now, for the badge of a push that waited (`PushBadge`).
     static let claimAny = Query(
         name: "deliveries_claim",
         joining: claimDue, "    WHERE state = 'queued' AND available_at <= $1", claimLease)
@@ -87,7 +87,7 @@ extension DeliveryRepository {
         try connection.query(expireLeases, [now, maxAttempts]).map { try $0.string("platform") }
     }
 
-    /// The lease of a claimed row, its relative time to live cut to what is left at `now` and, when it was held, its
+    /// The lease of a claimed row, its relative time to live cut to what is left at `now` and, when it waited, its
     /// badge set to the user's unread count now.
     static func lease(_ row: PostgresRow, now: Date) throws -> DeliveryLease {
         var lease = DeliveryLease(
@@ -106,7 +106,7 @@ extension DeliveryRepository {
                 platform: platform, headers: lease.headersJSON, body: lease.body, expiresAt: lease.expiresAt, now: now)
             lease.body = PushBadge.handedOut(
                 platform: platform, body: lease.body, createdAt: try row.date("created_at"),
-                availableAt: lease.availableAt, unread: try row.decode(Int?.self, "unread"))
+                availableAt: lease.availableAt, attempt: lease.attempts, unread: try row.decode(Int?.self, "unread"))
         }
         return lease
     }

@@ -49,6 +49,13 @@ import Testing
                 == body)
     }
 
+    @Test func aPushHandedOutAgainIsAsLateAsAHeldOne() throws {
+        let body = try #require(Self.body(Self.contents(badge: 3)[0], .apns))
+        let again = PushBadge.handedOut(
+            platform: .apns, body: body, createdAt: decided, availableAt: decided, attempt: 2, unread: 12)
+        #expect(again == Self.body(Self.contents(badge: 12)[0], .apns))
+    }
+
     @Test(arguments: Device.Platform.allCases)
     func aPushWithoutABadgeGetsNone(platform: Device.Platform) throws {
         var content = APNsPayloadTests.content(.alert)

@@ -107,4 +107,27 @@ struct DeliveriesBadgeTests {
         #expect(held.count == 1)
         #expect(held.first.flatMap { Self.badge($0, .apns) } == 1)
     }
+
+    /// A push whose first sender never acked it is handed out again after pushes decided later went out: it carries
+    /// the count of its second claim.
+    @Test func aPushHandedOutAgainAfterItsLeaseRanOutShowsTheCountOfThen() async throws {
+        let harness = try await nightUser(.apns)
+        defer { harness.close() }
+        harness.clock.set(morning)
+        _ = await harness.send(
+            .post, "/v1/events", json: PipelineHarness.event(id: "first", users: ["night"], occurredAt: morning))
+        try await harness.decideAll()
+        let lost = try await claim(harness)
+        #expect(lost.first.flatMap { Self.badge($0, .apns) } == 1)
+        _ = await harness.send(
+            .post, "/v1/events", json: PipelineHarness.event(id: "second", users: ["night"], occurredAt: morning))
+        try await harness.decideAll()
+        let second = try await claim(harness)
+        #expect(second.first.flatMap { Self.badge($0, .apns) } == 2)
+        try await ack(harness, second)
+        harness.clock.advance(61)
+        let again = try await claim(harness)
+        #expect(again.first?["event"]?["id"]?.stringValue == "first")
+        #expect(again.first.flatMap { Self.badge($0, .apns) } == 2)
+    }
 }
