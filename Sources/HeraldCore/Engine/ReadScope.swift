@@ -56,10 +56,11 @@ public struct ReadScope: Sendable, Hashable {
                 userId: userId, collapseIds: collapseIds, itemsRead: itemsRead,
                 originInstallationId: originInstallationId, notificationIds: notificationIds)
         notice?.collapsed = covered.compactMap { candidate in
-            guard let collapseId = candidate.collapseId, let categoryId = candidate.categoryId,
-                let decidedAt = candidate.decidedAt
+            guard let notificationId = candidate.notificationId, let collapseId = candidate.collapseId,
+                let categoryId = candidate.categoryId, let decidedAt = candidate.decidedAt
             else { return nil }
-            return ReadNotice.CollapsedRead(collapseId: collapseId, categoryId: categoryId, decidedAt: decidedAt)
+            return ReadNotice.CollapsedRead(
+                notificationId: notificationId, collapseId: collapseId, categoryId: categoryId, decidedAt: decidedAt)
         }
         return ReadSelection(covered: covered, collapseIds: collapseIds, itemsRead: itemsRead, notice: notice)
     }

@@ -137,12 +137,25 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
     /// The instants compare in whole microseconds, as they are stored: a notification's decision time comes back
     /// from its row so rounded, while `startedAt` keeps the clock's finer digits, and the burst's first
     /// notification would otherwise look decided before the burst began about half the time.
+    ///
+    /// A batch decides all its events at one instant, so the batch that began the burst may also have decided, at
+    /// that instant, the event that closed the burst before it (its timer was late, and the event caught its digest
+    /// up). Of the notifications decided at the instant the burst began, only the burst's first and the events it
+    /// remembers (`latestItems`) are its own; a read of one of its others folded in that same batch is not counted,
+    /// and the digest then counts it as unread.
     public mutating func notificationsRead(_ reads: [ReadNotice.CollapsedRead]) -> Bool {
         guard phase != .idle, let startedAt else { return false }
         let begins = Self.microseconds(startedAt)
+        var remembered: Set<String>?
         let ours = reads.filter { read in
-            read.collapseId == collapseId && Self.microseconds(read.decidedAt) >= begins
-                && Decider.groupKey(key, gathers: read.categoryId)
+            guard read.collapseId == collapseId, Decider.groupKey(key, gathers: read.categoryId) else { return false }
+            let decided = Self.microseconds(read.decidedAt)
+            guard decided == begins else { return decided > begins }
+            if remembered == nil {
+                let events = ([firstEventId] + latestItems.map(\.eventId)).compactMap { $0 }
+                remembered = Set(events.map { NotificationIdentity.notificationId(eventId: $0, userId: userId) })
+            }
+            return remembered?.contains(read.notificationId) ?? false
         }
         read += ours.count
         return !ours.isEmpty

@@ -18,10 +18,13 @@ import Testing
         return group
     }
 
+    /// A read of the notification of `event` (by default the burst's first, e1), decided at `t0 + offset`.
     static func read(
-        _ offset: TimeInterval, category: String = "chat.message", collapseId: String = "msg:42"
+        _ offset: TimeInterval, event: String = "e1", category: String = "chat.message", collapseId: String = "msg:42"
     ) -> ReadNotice.CollapsedRead {
-        ReadNotice.CollapsedRead(collapseId: collapseId, categoryId: category, decidedAt: t0 + offset)
+        ReadNotice.CollapsedRead(
+            notificationId: NotificationIdentity.notificationId(eventId: event, userId: "u1"), collapseId: collapseId,
+            categoryId: category, decidedAt: t0 + offset)
     }
 
     @Test func aBurstReadWholeClosesWithNoDigest() {
@@ -61,11 +64,9 @@ import Testing
         var group = CollapseGroup(userId: "u1", key: Self.key, collapseId: "msg:42")
         let begins = Self.t0.addingTimeInterval(0.123_456_2)
         _ = group.eventArrived(CollapseGroupTests.item("e1"), window: Self.window, at: begins, decidedAt: begins)
-        let stored = ReadNotice.CollapsedRead(
-            collapseId: "msg:42", categoryId: "chat.message", decidedAt: Self.t0.addingTimeInterval(0.123_456))
+        let stored = Self.read(0.123_456)
         #expect(mutate(&group) { $0.notificationsRead([stored]) })
-        let before = ReadNotice.CollapsedRead(
-            collapseId: "msg:42", categoryId: "chat.message", decidedAt: Self.t0.addingTimeInterval(0.123_455))
+        let before = Self.read(0.123_455)
         #expect(!mutate(&group) { $0.notificationsRead([before]) })
     }
 
@@ -98,5 +99,30 @@ import Testing
         let arguments = MessageText.digestArguments(summary, category: category)
         #expect(arguments["count"] == .int(2))
         #expect(arguments["folded"] == .int(2))
+    }
+
+    /// One batch decided, at one instant, the event that caught a late burst's digest up and the first of the next
+    /// burst: a read of the former is not the new burst's own.
+    @Test func aReadOfTheCaughtUpBurstIsNotTheNextBurstsOwn() {
+        var group = Self.burstOfThree()
+        let batch = Self.t0 + 400
+        guard
+            case .sendDigest = mutate(
+                &group, { $0.eventArrived(CollapseGroupTests.item("x"), window: Self.window, at: batch) })
+        else {
+            Issue.record("expected the caught-up digest")
+            return
+        }
+        #expect(
+            mutate(&group) { $0.eventArrived(CollapseGroupTests.item("y"), window: Self.window, at: batch) }
+                == .sendFirst(collapseId: "msg:42"))
+        _ = group.eventArrived(CollapseGroupTests.item("z"), window: Self.window, at: batch)
+        #expect(!mutate(&group) { $0.notificationsRead([Self.read(400, event: "x")]) })
+        #expect(mutate(&group) { $0.notificationsRead([Self.read(400, event: "z")]) })
+        guard case .sendDigest(let summary) = group.windowClosed(at: batch + Self.window) else {
+            Issue.record("expected a digest")
+            return
+        }
+        #expect(summary.unread == 1)
     }
 }
