@@ -10,7 +10,7 @@ enum PostgresTimestamp {
     static func format(_ date: Date) -> String {
         if date == .distantFuture { return "infinity" }
         if date == .distantPast { return "-infinity" }
-        let micros = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+        let micros = date.wholeMicrosecondsSince1970
         let days = Int64(CivilCalendar.floorDiv(Int(micros), Int(microsPerDay)))
         var rest = micros - days * microsPerDay
         let date = CivilCalendar.date(days: Int(days))

@@ -145,11 +145,11 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
     /// and the digest then counts it as unread.
     public mutating func notificationsRead(_ reads: [ReadNotice.CollapsedRead]) -> Bool {
         guard phase != .idle, let startedAt else { return false }
-        let begins = Self.microseconds(startedAt)
+        let begins = startedAt.wholeMicrosecondsSince1970
         var remembered: Set<String>?
         let ours = reads.filter { read in
             guard read.collapseId == collapseId, Decider.groupKey(key, gathers: read.categoryId) else { return false }
-            let decided = Self.microseconds(read.decidedAt)
+            let decided = read.decidedAt.wholeMicrosecondsSince1970
             guard decided == begins else { return decided > begins }
             if remembered == nil {
                 let events = ([firstEventId] + latestItems.map(\.eventId)).compactMap { $0 }
@@ -172,9 +172,6 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
             expiresAt: (latestItems + actors).map(\.expiresAt).max() ?? windowEndsAt ?? .distantPast,
             startedAt: startedAt, read: read)
     }
-
-    /// `date` in whole microseconds since 1970, rounded to the nearest as storage rounds it.
-    static func microseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1_000_000).rounded()) }
 
     private mutating func open(
         with item: CollapsedItem, window: TimeInterval, at now: Date, decidedAt: Date
