@@ -16,22 +16,8 @@ public struct ReadNotice: Sendable, Hashable, Codable {
     /// (`CollapseGroup.notificationsRead`). Not encoded: a notice is decided as soon as it is made.
     public var collapsed: [CollapsedRead] = []
 
-    /// A notification now read, as a burst knows its own: by collapse id, category, and the instant it was decided
-    /// (its id, at the instant the burst began).
-    public struct CollapsedRead: Sendable, Hashable {
-        public var notificationId: String
-        public var collapseId: String
-        public var categoryId: String
-        public var decidedAt: Date
-
-        /// Creates a read of a collapsing notification.
-        public init(notificationId: String, collapseId: String, categoryId: String, decidedAt: Date) {
-            self.notificationId = notificationId
-            self.collapseId = collapseId
-            self.categoryId = categoryId
-            self.decidedAt = decidedAt
-        }
-    }
+    /// A notification now read, as a burst knows its own.
+    public typealias CollapsedRead = BurstNotification
 
     /// Creates a read notice.
     public init(

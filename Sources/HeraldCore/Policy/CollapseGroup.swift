@@ -131,34 +131,23 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
         return summary.unread > 0 ? .sendDigest(summary) : .nothing
     }
 
-    /// A read covered `reads`: counts those of this burst (its collapse id and category, decided since it began).
-    /// Returns whether it counted any, and so must be stored.
-    ///
-    /// The instants compare in whole microseconds, as they are stored: a notification's decision time comes back
-    /// from its row so rounded, while `startedAt` keeps the clock's finer digits, and the burst's first
-    /// notification would otherwise look decided before the burst began about half the time.
-    ///
-    /// A batch decides all its events at one instant, so the batch that began the burst may also have decided, at
-    /// that instant, the event that closed the burst before it (its timer was late, and the event caught its digest
-    /// up). Of the notifications decided at the instant the burst began, only the burst's first and the events it
-    /// remembers (`latestItems`) are its own; a read of one of its others folded in that same batch is not counted,
-    /// and the digest then counts it as unread.
+    /// A read covered `reads`: counts those of this burst (`membership`). Returns whether it counted any, and so
+    /// must be stored.
     public mutating func notificationsRead(_ reads: [ReadNotice.CollapsedRead]) -> Bool {
-        guard phase != .idle, let startedAt else { return false }
-        let begins = startedAt.wholeMicrosecondsSince1970
-        var remembered: Set<String>?
-        let ours = reads.filter { read in
-            guard read.collapseId == collapseId, Decider.groupKey(key, gathers: read.categoryId) else { return false }
-            let decided = read.decidedAt.wholeMicrosecondsSince1970
-            guard decided == begins else { return decided > begins }
-            if remembered == nil {
-                let events = ([firstEventId] + latestItems.map(\.eventId)).compactMap { $0 }
-                remembered = Set(events.map { NotificationIdentity.notificationId(eventId: $0, userId: userId) })
-            }
-            return remembered?.contains(read.notificationId) ?? false
-        }
+        guard phase != .idle, let membership else { return false }
+        let ours = reads.filter(membership.contains)
         read += ours.count
         return !ours.isEmpty
+    }
+
+    /// Which notifications belong to the burst; `nil` when idle, or for a burst stored before groups remembered
+    /// when it began. It knows its first event and the ones it remembers (`latestItems`).
+    public var membership: BurstMembership? {
+        guard let startedAt else { return nil }
+        let events = ([firstEventId] + latestItems.map(\.eventId)).compactMap { $0 }
+        return BurstMembership(
+            key: key, collapseId: collapseId, startedAt: startedAt,
+            known: Set(events.map { NotificationIdentity.notificationId(eventId: $0, userId: userId) }))
     }
 
     /// The digest of the burst so far.
@@ -170,7 +159,7 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
             actorCount: actors.count, actorNames: Array(names.prefix(10)), latestItems: latestItems,
             threadId: threadsDiffer ? nil : thread,
             expiresAt: (latestItems + actors).map(\.expiresAt).max() ?? windowEndsAt ?? .distantPast,
-            startedAt: startedAt, read: read)
+            startedAt: startedAt, read: read, membership: membership)
     }
 
     private mutating func open(

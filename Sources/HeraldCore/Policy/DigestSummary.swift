@@ -21,6 +21,9 @@ public struct DigestSummary: Sendable, Hashable, Codable {
     public var startedAt: Date? = nil
     /// How many of the burst's notifications a read covered before its window closed. Not encoded.
     public var read = 0
+    /// Which notifications belong to the burst: a digest stores it, and an open of the digest reads them. Not
+    /// encoded.
+    public var membership: BurstMembership? = nil
 
     /// The burst's notifications still unread: what the digest counts.
     public var unread: Int { max(0, count - read) }

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 
 /// What a closed collapse window produced for one user: the digest's outcome and queue rows.
 public struct DecisionDigestRecord: Sendable, Hashable {
@@ -16,15 +17,15 @@ public struct DecisionDigestRecord: Sendable, Hashable {
     public var decidedAt: Date
     /// The collapse id the burst's pushes and the digest's carry.
     public var collapseId: String?
-    /// When the burst's first event was decided: with `collapseId`, `categoryId` and `eventCount` it names the
-    /// notifications the digest summarises (an open of the digest reads them). `nil` when the group did not know.
-    public var burstStartedAt: Date?
+    /// Which notifications belong to the burst: with `eventCount` it names the notifications the digest
+    /// summarises (an open of the digest reads them). `nil` when the group did not know when its burst began.
+    public var burst: BurstMembership?
 
     /// Creates a digest record.
     public init(
         notificationId: String, userId: String, collapseKey: String, categoryId: String, outcome: String,
         detail: String?, deliverAt: Date?, eventCount: Int?, folded: Int? = nil, deliveryIds: [String],
-        decidedAt: Date, collapseId: String? = nil, burstStartedAt: Date? = nil
+        decidedAt: Date, collapseId: String? = nil, burst: BurstMembership? = nil
     ) {
         self.notificationId = notificationId
         self.userId = userId
@@ -38,6 +39,6 @@ public struct DecisionDigestRecord: Sendable, Hashable {
         self.deliveryIds = deliveryIds
         self.decidedAt = decidedAt
         self.collapseId = collapseId
-        self.burstStartedAt = burstStartedAt
+        self.burst = burst
     }
 }

@@ -41,11 +41,12 @@ public enum DecisionRepository {
         name: "digests_insert",
         sql: """
             INSERT INTO digests (notification_id, user_id, collapse_key, category_id, outcome, detail, deliver_at,
-                                 event_count, folded, delivery_ids, decided_at, collapse_id, burst_started_at)
-            SELECT n, u, k, c, o, d, w, e, f, string_to_array(ids, ','), $10, ci, b
+                                 event_count, folded, delivery_ids, decided_at, collapse_id, burst_started_at,
+                                 burst_known_ids)
+            SELECT n, u, k, c, o, d, w, e, f, string_to_array(ids, ','), $10, ci, b, string_to_array(kn, ',')
             FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[],
-                        $8::integer[], $9::text[], $11::integer[], $12::text[], $13::timestamptz[])
-                 AS x(n, u, k, c, o, d, w, e, ids, f, ci, b)
+                        $8::integer[], $9::text[], $11::integer[], $12::text[], $13::timestamptz[], $14::text[])
+                 AS x(n, u, k, c, o, d, w, e, ids, f, ci, b, kn)
             """)
 
     /// The statement recording digests, for the batch's closing pipeline.
@@ -62,7 +63,8 @@ public enum DecisionRepository {
                 PipelineArray(records.map { $0.deliveryIds.joined(separator: ",") }), now,
                 PipelineArray(optional: records.map { $0.folded.map(String.init) }),
                 PipelineArray(optional: records.map(\.collapseId)),
-                PipelineArray(optional: records.map { $0.burstStartedAt?.postgresText }),
+                PipelineArray(optional: records.map { $0.burst?.startedAt.postgresText }),
+                PipelineArray(optional: records.map { $0.burst?.known.map { $0.sorted().joined(separator: ",") } }),
             ])
     }
 

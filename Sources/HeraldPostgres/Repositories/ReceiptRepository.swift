@@ -4,25 +4,29 @@ import HeraldCore
 /// The SQL of receipts: stored once per (notification, device, event), counted per category.
 public enum ReceiptRepository {
     // A receipt names a notification, or a digest (the `nid` of its pushes). A digest's row comes once for each
-    // notification of the burst it summarises (`0031_digests_name_their_burst.sql`): the first `event_count` of its
-    // user, category and collapse id decided from the instant the burst began; once with no notification when it
-    // names no burst. The walk is over the user's notifications (decisions_notification), only for digests named.
+    // notification that may belong to the burst it summarises: its user's notifications with its collapse id,
+    // decided from the instant the burst began to the instant the digest was (once with no notification when it
+    // names no burst, or none was found). Which of them are the burst's is `BurstMembership`'s to decide. The walk
+    // is over the user's notifications (decisions_notification), only for digests named.
     static let targets = Query(
         name: "receipts_targets",
         sql: """
-            SELECT d.notification_id, e.category_id, d.notification_id AS opens_id, d.item_id AS opens_item_id
+            SELECT d.notification_id, e.category_id, NULL AS digest_key, d.notification_id AS opens_id,
+                   d.item_id AS opens_item_id, NULL AS collapse_id, NULL::timestamptz AS burst_started_at,
+                   NULL::text AS burst_known_ids, NULL::integer AS event_count, NULL::text AS opens_category_id,
+                   NULL::timestamptz AS opens_decided_at, NULL::bigint AS opens_seq
             FROM decisions d JOIN events e ON e.seq = d.event_seq
             WHERE d.user_id = $1 AND d.notification_id = ANY($2::text[])
             UNION ALL
-            SELECT g.notification_id, g.category_id, b.notification_id, b.item_id
+            SELECT g.notification_id, g.category_id, g.collapse_key, b.notification_id, b.item_id, g.collapse_id,
+                   g.burst_started_at, array_to_string(g.burst_known_ids, ','), g.event_count, b.category_id,
+                   b.decided_at, b.event_seq
             FROM digests g
             LEFT JOIN LATERAL (
-                SELECT d.notification_id, d.item_id
+                SELECT d.notification_id, d.item_id, e.category_id, d.decided_at, d.event_seq
                 FROM decisions d JOIN events e ON e.seq = d.event_seq
                 WHERE d.user_id = g.user_id AND d.notification_id IS NOT NULL AND d.collapse_id = g.collapse_id
-                  AND d.decided_at >= g.burst_started_at AND e.category_id = g.category_id
-                ORDER BY d.decided_at, d.event_seq
-                LIMIT g.event_count
+                  AND d.decided_at BETWEEN g.burst_started_at AND g.decided_at
             ) AS b ON true
             WHERE g.user_id = $1 AND g.notification_id = ANY($2::text[])
             """)
@@ -45,18 +49,43 @@ public enum ReceiptRepository {
         userId: String, notificationIds: [String], on connection: PostgresConnection
     ) throws -> [String: ReceiptTarget] {
         var found: [String: ReceiptTarget] = [:]
+        var bursts: [String: (membership: BurstMembership, count: Int, candidates: [BurstNotification])] = [:]
         for row in try connection.query(targets, [userId, PipelineArray(notificationIds)]) {
             let id = try row.string("notification_id")
             let categoryId = try row.string("category_id")
             var target = found[id] ?? ReceiptTarget(notificationId: id, categoryId: categoryId, opens: [])
-            if let opened = try row.decode(String?.self, "opens_id") {
-                target.opens.append(
-                    ReceiptTarget.Opened(
-                        notificationId: opened, itemId: try row.decode(String?.self, "opens_item_id")))
+            defer { found[id] = target }
+            guard let opened = try row.decode(String?.self, "opens_id") else { continue }
+            let itemId = try row.decode(String?.self, "opens_item_id")
+            guard let key = try row.decode(String?.self, "digest_key") else {
+                target.opens.append(ReceiptTarget.Opened(notificationId: opened, itemId: itemId))
+                continue
             }
-            found[id] = target
+            guard let collapseId = try row.decode(String?.self, "collapse_id"),
+                let startedAt = try row.decode(Date?.self, "burst_started_at")
+            else { continue }
+            let known = try row.decode(String?.self, "burst_known_ids").map(Self.idSet)
+            let count = try row.int("event_count")
+            var burst =
+                bursts[id]
+                ?? (BurstMembership(key: key, collapseId: collapseId, startedAt: startedAt, known: known), count, [])
+            burst.candidates.append(
+                BurstNotification(
+                    notificationId: opened, collapseId: collapseId, categoryId: try row.string("opens_category_id"),
+                    decidedAt: try row.date("opens_decided_at"), eventSeq: try row.int64("opens_seq"),
+                    itemId: itemId))
+            bursts[id] = burst
+        }
+        for (id, burst) in bursts {
+            found[id]?.opens = burst.membership.first(burst.count, of: burst.candidates).map {
+                ReceiptTarget.Opened(notificationId: $0.notificationId, itemId: $0.itemId)
+            }
         }
         return found
+    }
+
+    private static func idSet(_ text: String) -> Set<String> {
+        Set(text.split(separator: ",").map(String.init))
     }
 
     /// Stores the receipts whose notification is in `targets`; returns the ones that were new, as (event, category).

@@ -34,7 +34,7 @@ extension BatchProcessor {
                         categoryId: event.category, outcome: digest.outcome.rawValue, detail: "caught_up",
                         deliverAt: digest.deliverAt, eventCount: digest.summary.count, folded: digest.summary.folded,
                         deliveryIds: output.queue(rows, eventSource: nil, eventId: nil), decidedAt: now,
-                        collapseId: digest.summary.collapseId, burstStartedAt: digest.summary.startedAt))
+                        collapseId: digest.summary.collapseId, burst: digest.summary.membership))
             }
             output.decisions.append(
                 DecisionRecord(

@@ -25,7 +25,7 @@ extension BatchProcessor {
                     categoryId: timer.categoryId, outcome: outcome.rawValue, detail: result.detail,
                     deliverAt: result.deliverAt, eventCount: result.summary?.count, folded: result.summary?.folded,
                     deliveryIds: output.queue(result.deliveries, eventSource: nil, eventId: nil), decidedAt: now,
-                    collapseId: result.summary?.collapseId, burstStartedAt: result.summary?.startedAt))
+                    collapseId: result.summary?.collapseId, burst: result.summary?.membership))
         }
     }
 }

@@ -230,4 +230,44 @@ struct ClientReceiptsTests {
         let stored = try await harness.sql("SELECT category_id FROM receipts WHERE notification_id = $1", [digestId])
         #expect(try stored.single().string(0) == "chat.message")
     }
+
+    /// One batch decided, at one instant, the event that caught a late burst's digest up (x) and the first two of
+    /// the next burst (y, z). Opening the next burst's digest reads y and z, its own, and not x, which was decided
+    /// at the instant that burst began and comes first in seq order.
+    @Test func openingADigestReadsOnlyItsOwnBurstOfTheBatchThatBeganIt() async throws {
+        let harness = try await PipelineHarness.make(start: start)
+        defer { harness.close() }
+        try await harness.collapsingChat(devices: [("phone", .apns)])
+        for n in 1...2 {
+            try await harness.decideMessage("m\(n)")
+            harness.clock.advance(5)
+        }
+        // The first burst's close timer is late: x, y and z come in one batch after its window ended.
+        _ = try await harness.sql("UPDATE timers SET due_at = due_at + interval '1 day'")
+        harness.clock.advance(120)
+        let events = ["x", "y", "z"].map {
+            PipelineHarness.event(id: $0, thread: "t", item: $0, occurredAt: harness.clock.now)
+        }
+        let posted = await harness.send(.post, "/v1/events", json: "[" + events.joined(separator: ",") + "]")
+        #expect(posted.status.rawValue < 300)
+        try await harness.decideAll()
+        harness.clock.advance(61)
+        try await harness.decideAll()
+        let counts = try await harness.sql("SELECT event_count FROM digests ORDER BY decided_at").map {
+            try $0.int(0)
+        }
+        #expect(counts == [3, 2])
+        let digestId = try await harness.sql(
+            "SELECT notification_id FROM digests WHERE event_count = 2"
+        ).single().string(0)
+
+        let response = await harness.sendAsClient(
+            "u1", .post, "/v1/me/receipts", json: #"{"receipts":[\#(receipt(digestId, "opened"))]}"#)
+        #expect(response.status == .ok)
+        #expect(response.json["items_read"] == .int(2))
+        let unread = try await harness.sql(
+            "SELECT item_id FROM decisions WHERE user_id = 'u1' AND read_at IS NULL ORDER BY item_id"
+        ).map { try $0.string(0) }
+        #expect(unread == ["m1", "m2", "x"])
+    }
 }
