@@ -27,13 +27,14 @@ public enum APIKeyRepository {
     static let insert = Query(
         name: "api_keys_insert",
         sql: """
-            INSERT INTO api_keys (id, name, key_hash, scopes) VALUES ($1, $2, $3, string_to_array($4, ','))
+            INSERT INTO api_keys (id, name, key_hash, scopes, created_at)
+            VALUES ($1, $2, $3, string_to_array($4, ','), $5)
             RETURNING created_at
             """)
     static let upsertBootstrap = Query(
         name: "api_keys_upsert_bootstrap",
         sql: """
-            INSERT INTO api_keys AS k (id, name, key_hash, scopes) VALUES ($1, $2, $3, ARRAY['admin'])
+            INSERT INTO api_keys AS k (id, name, key_hash, scopes, created_at) VALUES ($1, $2, $3, ARRAY['admin'], $4)
             ON CONFLICT (id) DO UPDATE SET key_hash = EXCLUDED.key_hash, scopes = EXCLUDED.scopes,
                 revoked_at = CASE WHEN k.key_hash = EXCLUDED.key_hash THEN k.revoked_at END
             RETURNING revoked_at IS NOT NULL AS revoked
@@ -56,29 +57,29 @@ public enum APIKeyRepository {
             """)
     static let revoke = Query(
         name: "api_keys_revoke",
-        sql: "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1")
+        sql: "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1")
 
-    /// Stores a new key and returns its record.
+    /// Stores a new key, created `now`, and returns its record.
     public static func create(
-        id: String, name: String, keyHash: String, scopes: [String], on connection: PostgresConnection
+        id: String, name: String, keyHash: String, scopes: [String], now: Date, on connection: PostgresConnection
     ) throws -> APIKeyRecord {
-        let row = try connection.query(insert, [id, name, keyHash, scopes.joined(separator: ",")]).single()
+        let row = try connection.query(insert, [id, name, keyHash, scopes.joined(separator: ","), now]).single()
         return APIKeyRecord(id: id, name: name, scopes: scopes, createdAt: try row.date(0), revokedAt: nil)
     }
 
     /// Creates or replaces the bootstrap admin key `id` so it matches `keyHash`; returns whether it is revoked.
     ///
     /// A revoked key stays revoked while its value is the same (a restart must not undo a revocation); a new
-    /// value is a new key and starts active.
+    /// value is a new key and starts active. A key stored for the first time is created `now`.
     @discardableResult
     public static func upsertAdmin(
-        id: String, name: String, keyHash: String, on connection: PostgresConnection
+        id: String, name: String, keyHash: String, now: Date, on connection: PostgresConnection
     ) throws
         -> Bool
     {
         try connection.transaction { connection in
             _ = try connection.query(bootstrapLock)
-            return try connection.query(upsertBootstrap, [id, name, keyHash]).single().bool(0)
+            return try connection.query(upsertBootstrap, [id, name, keyHash, now]).single().bool(0)
         }
     }
 
@@ -92,9 +93,9 @@ public enum APIKeyRepository {
         try connection.query(list).map(record)
     }
 
-    /// Revokes key `id`; returns whether it exists.
-    public static func revoke(id: String, on connection: PostgresConnection) throws -> Bool {
-        try connection.execute(revoke, [id]) > 0
+    /// Revokes key `id` as of `now` (a key revoked before keeps its time); returns whether it exists.
+    public static func revoke(id: String, now: Date, on connection: PostgresConnection) throws -> Bool {
+        try connection.execute(revoke, [id, now]) > 0
     }
 
     private static func record(_ row: PostgresRow) throws -> APIKeyRecord {

@@ -8,7 +8,7 @@ public enum CategoryRepository {
         name: "categories_insert",
         sql: """
             WITH created AS (
-                INSERT INTO categories (id, document) VALUES ($1, $2::jsonb)
+                INSERT INTO categories (id, document, created_at, updated_at) VALUES ($1, $2::jsonb, $4, $4)
                 ON CONFLICT (id) DO NOTHING
                 RETURNING id, version, document, created_at, updated_at, archived_at
             ), logged AS (
@@ -59,8 +59,8 @@ public enum CategoryRepository {
         sql: """
             WITH changed AS (
                 UPDATE categories SET
-                    document = $3::jsonb, version = version + 1, updated_at = clock_timestamp(),
-                    archived_at = CASE WHEN $4::boolean THEN COALESCE(archived_at, clock_timestamp()) END
+                    document = $3::jsonb, version = version + 1, updated_at = $8,
+                    archived_at = CASE WHEN $4::boolean THEN COALESCE(archived_at, $8) END
                 WHERE id = $1 AND version = $2::integer
                 RETURNING id, version, document, created_at, updated_at, archived_at
             ), logged AS (
@@ -85,13 +85,13 @@ public enum CategoryRepository {
         return encoder
     }()
 
-    /// Stores a new category (version 1) and its `create` history row; nil when the id is taken.
+    /// Stores a new category (version 1) and its `create` history row, stamped `now`; nil when the id is taken.
     public static func create(
-        _ category: Category, actorKeyId: String?, on connection: PostgresConnection
+        _ category: Category, actorKeyId: String?, now: Date, on connection: PostgresConnection
     ) throws -> CategoryRecord? {
         var fresh = category
         fresh.archived = false
-        let rows = try connection.query(insert, [category.id, try document(fresh), actorKeyId])
+        let rows = try connection.query(insert, [category.id, try document(fresh), actorKeyId, now])
         return try rows.first.map(record)
     }
 
@@ -155,10 +155,10 @@ public enum CategoryRepository {
     }
 
     /// Replaces the category with `category` if it is still at `expectedVersion`, recording who did it and the
-    /// documents before and after, all in one transaction.
+    /// documents before and after and the time (`now`), all in one transaction.
     public static func update(
         id: String, expectedVersion: Int, to category: Category, action: CategoryChange.Action,
-        actorKeyId: String?, on connection: PostgresConnection
+        actorKeyId: String?, now: Date, on connection: PostgresConnection
     ) throws -> CategoryUpdate {
         try connection.transaction { connection in
             guard let locked = try connection.query(lockVersion, [id, expectedVersion]).first else {
@@ -168,7 +168,7 @@ public enum CategoryRepository {
             let before = try locked.json(0)
             let parameters: [(any PostgresEncodable)?] = [
                 id, expectedVersion, try document(category), category.archived, action.rawValue, actorKeyId,
-                JSONText(before),
+                JSONText(before), now,
             ]
             guard let row = try connection.query(update, parameters).first else {
                 // Unreachable while the row lock is held; report it as a lost race rather than trusting that.

@@ -17,7 +17,8 @@ enum APIKeysAPI {
             let secret = APIKeySecret.generate(embedding: nil)
             let record = try context.pool.withConnectionBlocking { connection in
                 try APIKeyRepository.create(
-                    id: id, name: body.name, keyHash: secret.hash, scopes: scopes.map(\.rawValue), on: connection)
+                    id: id, name: body.name, keyHash: secret.hash, scopes: scopes.map(\.rawValue), now: context.clock(),
+                    on: connection)
             }
             context.logger.info("api key created", ["api_key.id": .string(id)])
             var headers = HTTPHeaders()
@@ -39,7 +40,7 @@ enum APIKeysAPI {
                     type: "self-revocation")
             }
             let found = try context.pool.withConnectionBlocking { connection in
-                try APIKeyRepository.revoke(id: id, on: connection)
+                try APIKeyRepository.revoke(id: id, now: context.clock(), on: connection)
             }
             guard found else { throw HTTPError.notFound("No API key has this id.") }
             context.authenticator.forgetAll()

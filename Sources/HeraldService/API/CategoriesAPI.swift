@@ -25,7 +25,8 @@ enum CategoriesAPI {
     static func register(on router: inout Router, context: ServiceContext) {
         let renderer = ICUMessageRenderer()
         let handlers = Handlers(
-            store: CategoryStore(pool: context.pool), validator: CategoryValidator(renderer: renderer),
+            store: CategoryStore(pool: context.pool, clock: context.clock),
+            validator: CategoryValidator(renderer: renderer),
             preview: CategoryPreview(renderer: renderer, zones: context.zones, policy: context.config.policy),
             clock: context.clock)
         let write = AuthRequirement.scope(.categoriesWrite)

@@ -56,7 +56,7 @@ final class BenchService: Sendable {
         adminKey = APIKeySecret.generate().value
         _ = try pool.withConnectionBlocking { [adminKey] connection in
             try APIKeyRepository.upsertAdmin(
-                id: "bench", name: "benchmark", keyHash: APIKeySecret(adminKey).hash, on: connection)
+                id: "bench", name: "benchmark", keyHash: APIKeySecret(adminKey).hash, now: Date(), on: connection)
         }
         let metrics = Metrics()
         context = ServiceContext(

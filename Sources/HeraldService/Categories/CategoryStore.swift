@@ -1,3 +1,4 @@
+import Foundation
 import HeraldCore
 import HeraldHTTP
 import HeraldPostgres
@@ -10,11 +11,13 @@ struct CategoryStore: Sendable {
     static let maxAttempts = 5
 
     let pool: PostgresPool
+    /// The service's clock, which stamps every change.
+    let clock: @Sendable () -> Date
 
     /// Stores a new category; 409 when the id is taken.
     func create(_ category: Category, actor: String?) throws -> CategoryRecord {
         let created = try pool.withConnectionBlocking { connection in
-            try CategoryRepository.create(category, actorKeyId: actor, on: connection)
+            try CategoryRepository.create(category, actorKeyId: actor, now: clock(), on: connection)
         }
         guard let created else {
             throw HTTPError.conflict("A category with the id '\(category.id)' already exists.", type: "category-exists")
@@ -55,7 +58,7 @@ struct CategoryStore: Sendable {
         change: @escaping @Sendable (CategoryRecord) throws -> Category
     ) throws -> (before: CategoryRecord, record: CategoryRecord, changed: Bool) {
         guard CategoryRules.isSlug(id) else { throw Self.notFound(id) }
-        return try pool.withConnectionBlocking { connection in
+        return try pool.withConnectionBlocking { [clock] connection in
             for _ in 0..<Self.maxAttempts {
                 guard let current = try CategoryRepository.find(id: id, on: connection) else {
                     throw Self.notFound(id)
@@ -67,7 +70,7 @@ struct CategoryStore: Sendable {
                 if next == current.category { return (current, current, false) }
                 let outcome = try CategoryRepository.update(
                     id: id, expectedVersion: current.version, to: next, action: action, actorKeyId: actor,
-                    on: connection)
+                    now: clock(), on: connection)
                 switch outcome {
                 case .updated(let record): return (current, record, true)
                 case .notFound: throw Self.notFound(id)

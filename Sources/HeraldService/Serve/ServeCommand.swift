@@ -149,7 +149,8 @@ enum ServeCommand {
         }
         let hash = APIKeySecret(secret).hash
         let revoked = try pool.withConnectionBlocking { connection in
-            try APIKeyRepository.upsertAdmin(id: "admin", name: "bootstrap admin", keyHash: hash, on: connection)
+            try APIKeyRepository.upsertAdmin(
+                id: "admin", name: "bootstrap admin", keyHash: hash, now: Date(), on: connection)
         }
         if revoked {
             logger.warning(

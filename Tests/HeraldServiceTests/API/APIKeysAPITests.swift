@@ -1,5 +1,6 @@
 import Foundation
 import HeraldHTTP
+import Synchronization
 import Testing
 
 @testable import HeraldService
@@ -56,5 +57,21 @@ struct APIKeysAPITests {
         let response = service.send(.post, "/v1/api-keys", json: #"{"name":"#)
         #expect(response.status == .badRequest)
         #expect(response.json["request_id"] != nil)
+    }
+
+    /// The times a key shows are the service's clock, not the database's.
+    @Test func aKeysCreationAndRevocationAreStampedByTheServicesClock() throws {
+        let instant = Mutex(Date(timeIntervalSince1970: 1_930_367_167))  // 2031-03-04T05:06:07Z
+        let service = try TestService.make(clock: { instant.withLock { $0 } })
+        defer { service.close() }
+        let created = service.send(.post, "/v1/api-keys", json: #"{"name":"orders","scopes":["admin"]}"#)
+        #expect(created.json["created_at"]?.stringValue?.hasPrefix("2031-03-04T05:06:07") == true)
+        let id = try #require(created.json["id"]?.stringValue)
+        instant.withLock { $0 += 3_600 }
+        #expect(service.send(.delete, "/v1/api-keys/\(id)").status == .noContent)
+        let listed = service.send(.get, "/v1/api-keys").json["items"]?.arrayValue ?? []
+        let key = try #require(listed.first { $0["id"]?.stringValue == id })
+        #expect(key["created_at"]?.stringValue?.hasPrefix("2031-03-04T05:06:07") == true)
+        #expect(key["revoked_at"]?.stringValue?.hasPrefix("2031-03-04T06:06:07") == true)
     }
 }

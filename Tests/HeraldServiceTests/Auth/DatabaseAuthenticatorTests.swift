@@ -1,3 +1,4 @@
+import Foundation
 import HeraldHTTP
 import HeraldPostgres
 import Testing
@@ -14,7 +15,7 @@ struct DatabaseAuthenticatorTests {
         defer { pool.close() }
         let valid = APIKeySecret.generate().hash
         _ = try pool.withConnectionBlocking { connection in
-            try APIKeyRepository.upsertAdmin(id: "admin", name: "admin", keyHash: valid, on: connection)
+            try APIKeyRepository.upsertAdmin(id: "admin", name: "admin", keyHash: valid, now: Date(), on: connection)
         }
         // Answers expire at once, so every known key is checked again: the revocation below is seen.
         let authenticator = DatabaseAuthenticator(pool: pool, lifetime: .zero, validKeys: 4, unknownKeys: 8)
@@ -25,7 +26,7 @@ struct DatabaseAuthenticatorTests {
         }
         #expect(try authenticator.knownPrincipal(forKeyHash: valid)?.keyID == "admin")
         #expect(try authenticator.knownPrincipal(forKeyHash: APIKeySecret.generate().hash) == nil)
-        _ = try pool.withConnectionBlocking { try APIKeyRepository.revoke(id: "admin", on: $0) }
+        _ = try pool.withConnectionBlocking { try APIKeyRepository.revoke(id: "admin", now: Date(), on: $0) }
         #expect(try authenticator.knownPrincipal(forKeyHash: valid) == nil)
     }
 }

@@ -23,7 +23,8 @@ struct MultiInstanceCampaignTests {
         defer { for herald in instances { herald.stop() } }
         for herald in instances { try await herald.start() }
         try await pool.withConnection { connection in
-            _ = try CategoryRepository.create(PipelineHarness.chatCategory(), actorKeyId: nil, on: connection)
+            _ = try CategoryRepository.create(
+                PipelineHarness.chatCategory(), actorKeyId: nil, now: Date(), on: connection)
             for (index, zone) in Self.zones.enumerated() {
                 try connection.execute(
                     Query(

@@ -2,6 +2,7 @@ import Foundation
 import HeraldCore
 import HeraldHTTP
 import HeraldPostgres
+import Synchronization
 import Testing
 
 @testable import HeraldService
@@ -156,13 +157,13 @@ struct CategoryLifecycleTests {
             return [
                 try CategoryRepository.update(
                     id: "chat.message", expectedVersion: 1, to: first, action: .replace, actorKeyId: "admin",
-                    on: connection),
+                    now: Date(), on: connection),
                 try CategoryRepository.update(
                     id: "chat.message", expectedVersion: 1, to: second, action: .replace, actorKeyId: "admin",
-                    on: connection),
+                    now: Date(), on: connection),
                 try CategoryRepository.update(
                     id: "missing", expectedVersion: 1, to: second, action: .replace, actorKeyId: "admin",
-                    on: connection),
+                    now: Date(), on: connection),
             ]
         }
         guard case .updated(let record) = outcomes[0] else {
@@ -178,5 +179,24 @@ struct CategoryLifecycleTests {
         #expect(history.map(\.version) == [1, 2])
         #expect(history.last?.actorName == "test admin")
         #expect(history.last?.after.contains("\"first\"") == true)
+    }
+
+    /// A category's times and its history's are the service's clock, not the database's.
+    @Test func changesAreStampedByTheServicesClock() throws {
+        let instant = Mutex(Date(timeIntervalSince1970: 1_930_367_167))  // 2031-03-04T05:06:07Z
+        let service = try TestService.make(clock: { instant.withLock { $0 } })
+        defer { service.close() }
+        let created = service.createChat()
+        #expect(created.json["created_at"]?.stringValue?.hasPrefix("2031-03-04T05:06:07") == true)
+        instant.withLock { $0 += 3_600 }
+        let archived = service.send(.delete, "/v1/categories/chat.message")
+        #expect(archived.json["created_at"]?.stringValue?.hasPrefix("2031-03-04T05:06:07") == true)
+        #expect(archived.json["updated_at"]?.stringValue?.hasPrefix("2031-03-04T06:06:07") == true)
+        #expect(archived.json["archived_at"]?.stringValue?.hasPrefix("2031-03-04T06:06:07") == true)
+        let history = service.send(.get, "/v1/categories/chat.message/history").json["items"]?.arrayValue ?? []
+        #expect(
+            history.compactMap { $0["changed_at"]?.stringValue?.prefix(19) } == [
+                "2031-03-04T05:06:07", "2031-03-04T06:06:07",
+            ])
     }
 }

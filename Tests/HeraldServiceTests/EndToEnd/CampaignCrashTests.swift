@@ -23,7 +23,8 @@ struct CampaignCrashTests {
         defer { herald.stop() }
         try await herald.start()
         try await pool.withConnection { connection in
-            _ = try CategoryRepository.create(PipelineHarness.chatCategory(), actorKeyId: nil, on: connection)
+            _ = try CategoryRepository.create(
+                PipelineHarness.chatCategory(), actorKeyId: nil, now: Date(), on: connection)
             try connection.execute(
                 Query(
                     unsafeSQL: """

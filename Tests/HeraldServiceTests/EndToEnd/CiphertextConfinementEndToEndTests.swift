@@ -44,8 +44,9 @@ struct CiphertextConfinementEndToEndTests {
                 var secret = PipelineHarness.chatCategory(id: "chat.secret")
                 secret.deliveryMode = .combined
                 secret.templates["en"]?.fallbackBody = "New message"
-                _ = try CategoryRepository.create(secret, actorKeyId: nil, on: connection)
-                _ = try CategoryRepository.create(PipelineHarness.chatCategory(), actorKeyId: nil, on: connection)
+                _ = try CategoryRepository.create(secret, actorKeyId: nil, now: Date(), on: connection)
+                _ = try CategoryRepository.create(
+                    PipelineHarness.chatCategory(), actorKeyId: nil, now: Date(), on: connection)
             }
             try await Self.check(herald, pool: pool)
         } catch {

@@ -137,11 +137,11 @@ struct EffectivelyOnceWorkload: Sendable {
     func prepare(on pool: PostgresPool) async throws {
         try await pool.withConnection { [users] connection in
             let plain = PipelineHarness.chatCategory(id: "chat.message")
-            _ = try CategoryRepository.create(plain, actorKeyId: nil, on: connection)
+            _ = try CategoryRepository.create(plain, actorKeyId: nil, now: Date(), on: connection)
             let burst = PipelineHarness.chatCategory(
                 id: "chat.burst",
                 collapse: HeraldCore.Category.CollapseRule(keyTemplate: "t:{thread_id}", windowSeconds: 1))
-            _ = try CategoryRepository.create(burst, actorKeyId: nil, on: connection)
+            _ = try CategoryRepository.create(burst, actorKeyId: nil, now: Date(), on: connection)
             try connection.execute(
                 Query(
                     unsafeSQL:

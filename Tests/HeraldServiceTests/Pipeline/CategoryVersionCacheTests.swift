@@ -101,7 +101,7 @@ import Testing
         let result = try await harness.database { connection in
             try CategoryRepository.update(
                 id: category.id, expectedVersion: version, to: category, action: action, actorKeyId: nil,
-                on: connection)
+                now: harness.clock.now, on: connection)
         }
         guard case .updated = result else {
             Issue.record("category update failed: \(result)")

@@ -78,7 +78,8 @@ struct PipelineHarness: Sendable {
             processor: BatchProcessor(decider: PipelineEnvironment.decider(context), limits: limits))
         _ = try pool.withConnectionBlocking { [adminKey = harness.adminKey] connection in
             try APIKeyRepository.upsertAdmin(
-                id: "admin", name: "test admin", keyHash: APIKeySecret(adminKey).hash, on: connection)
+                id: "admin", name: "test admin", keyHash: APIKeySecret(adminKey).hash, now: clock.now,
+                on: connection)
         }
         return harness
     }
@@ -115,8 +116,8 @@ struct PipelineHarness: Sendable {
 
     /// Stores a category.
     func category(_ category: HeraldCore.Category) async throws {
-        _ = try await database { connection in
-            try CategoryRepository.create(category, actorKeyId: nil, on: connection)
+        _ = try await database { [clock] connection in
+            try CategoryRepository.create(category, actorKeyId: nil, now: clock.now, on: connection)
         }
     }
 

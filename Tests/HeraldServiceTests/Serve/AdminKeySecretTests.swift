@@ -58,14 +58,20 @@ struct AdminKeySecretTests {
         _ = try MigrateCommand.apply(try Migrator(folder: TestService.sqlFolder), conninfo: conninfo)
         let connection = try PostgresConnection(conninfo: conninfo)
         let first = APIKeySecret.generate().hash
-        #expect(try !APIKeyRepository.upsertAdmin(id: "admin", name: "bootstrap", keyHash: first, on: connection))
-        #expect(try APIKeyRepository.revoke(id: "admin", on: connection))
+        #expect(
+            try !APIKeyRepository.upsertAdmin(
+                id: "admin", name: "bootstrap", keyHash: first, now: Date(), on: connection))
+        #expect(try APIKeyRepository.revoke(id: "admin", now: Date(), on: connection))
         // The next start brings the same value: the revocation holds.
-        #expect(try APIKeyRepository.upsertAdmin(id: "admin", name: "bootstrap", keyHash: first, on: connection))
+        #expect(
+            try APIKeyRepository.upsertAdmin(
+                id: "admin", name: "bootstrap", keyHash: first, now: Date(), on: connection))
         #expect(try APIKeyRepository.active(keyHash: first, on: connection) == nil)
         // A new value is a new key.
         let second = APIKeySecret.generate().hash
-        #expect(try !APIKeyRepository.upsertAdmin(id: "admin", name: "bootstrap", keyHash: second, on: connection))
+        #expect(
+            try !APIKeyRepository.upsertAdmin(
+                id: "admin", name: "bootstrap", keyHash: second, now: Date(), on: connection))
         #expect(try APIKeyRepository.active(keyHash: second, on: connection)?.id == "admin")
         #expect(try APIKeyRepository.active(keyHash: first, on: connection) == nil)
     }
@@ -81,7 +87,8 @@ struct AdminKeySecretTests {
         DispatchQueue.concurrentPerform(iterations: 6) { _ in
             do {
                 _ = try pool.withConnectionBlocking { connection in
-                    try APIKeyRepository.upsertAdmin(id: "admin", name: "bootstrap", keyHash: hash, on: connection)
+                    try APIKeyRepository.upsertAdmin(
+                        id: "admin", name: "bootstrap", keyHash: hash, now: Date(), on: connection)
                 }
             } catch {
                 failures.withLock { $0.append("\(error)") }

@@ -44,7 +44,7 @@ struct TestService: Sendable {
             adminKey: APIKeySecret.generate().value, conninfo: conninfo)
         _ = try pool.withConnectionBlocking { [adminKey = service.adminKey] connection in
             try APIKeyRepository.upsertAdmin(
-                id: "admin", name: "test admin", keyHash: APIKeySecret(adminKey).hash, on: connection)
+                id: "admin", name: "test admin", keyHash: APIKeySecret(adminKey).hash, now: clock(), on: connection)
         }
         return service
     }
@@ -58,7 +58,8 @@ struct TestService: Sendable {
         let id = "key_" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
         try context.pool.withConnectionBlocking { connection in
             _ = try APIKeyRepository.create(
-                id: id, name: name, keyHash: secret.hash, scopes: scopes.map(\.rawValue), on: connection)
+                id: id, name: name, keyHash: secret.hash, scopes: scopes.map(\.rawValue), now: context.clock(),
+                on: connection)
         }
         return secret.value
     }
