@@ -53,7 +53,10 @@ public enum APIKeyRepository {
         name: "api_keys_list",
         sql: """
             SELECT id, name, array_to_string(scopes, ',') AS scopes, created_at, revoked_at
-            FROM api_keys ORDER BY created_at DESC, id LIMIT 1000
+            FROM api_keys
+            WHERE $1::bigint IS NULL
+               OR (created_at, id) < (timestamptz '1970-01-01 00:00:00+00' + $1::bigint * interval '1 microsecond', $2)
+            ORDER BY created_at DESC, id DESC LIMIT $3::integer
             """)
     static let revoke = Query(
         name: "api_keys_revoke",
@@ -88,9 +91,12 @@ public enum APIKeyRepository {
         try connection.query(byHash, [keyHash]).first.map(record)
     }
 
-    /// Every key, newest first (at most 1000).
-    public static func all(on connection: PostgresConnection) throws -> [APIKeyRecord] {
-        try connection.query(list).map(record)
+    /// Up to `limit` keys, newest first (ties by id, descending), after the key created at `after` (whole
+    /// microseconds since 1970, as stored) with id `afterId`.
+    public static func page(
+        after: (microseconds: Int64, id: String)?, limit: Int, on connection: PostgresConnection
+    ) throws -> [APIKeyRecord] {
+        try connection.query(list, [after?.microseconds, after?.id, limit]).map(record)
     }
 
     /// Revokes key `id` as of `now` (a key revoked before keeps its time); returns whether it exists.

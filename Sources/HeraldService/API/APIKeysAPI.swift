@@ -6,6 +6,9 @@ import HeraldPostgres
 
 /// `/v1/api-keys`: admins create keys (the secret is shown once), list and revoke them.
 enum APIKeysAPI {
+    static let defaultPageSize = 100
+    static let maxPageSize = 1_000
+
     static func register(on router: inout Router, context: ServiceContext) {
         router.post("/v1/api-keys", auth: .scope(.admin)) { request, _ in
             let body: CreateRequest = try request.decodeJSON()
@@ -26,11 +29,19 @@ enum APIKeysAPI {
             return try HTTPResponse.json(
                 Created(key: KeyView(record), secret: secret.value), status: .created, headers: headers)
         }
-        router.get("/v1/api-keys", auth: .scope(.admin)) { _, _ in
-            let records = try context.pool.withConnectionBlocking { connection in
-                try APIKeyRepository.all(on: connection)
+        router.get("/v1/api-keys", auth: .scope(.admin)) { request, _ in
+            let limit = try PageCursor.limit(request, defaultValue: defaultPageSize, maximum: maxPageSize)
+            let cursor = try request.query("cursor").map { cursor throws(HTTPError) in
+                try PageCursor.apiKey(from: cursor)
             }
-            return try HTTPResponse.json(KeyList(items: records.map(KeyView.init)))
+            // One extra row tells whether another page follows without a count query.
+            let records = try context.pool.withConnectionBlocking { connection in
+                try APIKeyRepository.page(after: cursor, limit: limit + 1, on: connection)
+            }
+            let page = records.prefix(limit)
+            let next =
+                records.count > limit ? page.last.map { PageCursor.apiKey(after: $0.createdAt, id: $0.id) } : nil
+            return try HTTPResponse.json(KeyList(items: page.map(KeyView.init), nextCursor: next))
         }
         router.delete("/v1/api-keys/{id}", auth: .scope(.admin)) { _, match in
             let id = try match.parameter("id")
@@ -121,5 +132,17 @@ enum APIKeysAPI {
 
     struct KeyList: Encodable {
         var items: [KeyView]
+        var nextCursor: String?
+
+        enum CodingKeys: String, CodingKey {
+            case items
+            case nextCursor = "next_cursor"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(items, forKey: .items)
+            try container.encode(nextCursor, forKey: .nextCursor)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import HeraldCore
 import HeraldHTTP
 
@@ -30,6 +31,22 @@ enum PageCursor {
     static func historyVersion(from cursor: String) throws(HTTPError) -> Int {
         guard let text = decode(cursor, tag: "h1:"), let version = Int32(text), version >= 0 else { throw invalid }
         return Int(version)
+    }
+
+    /// The cursor after the API key created at `createdAt` with id `id`, in the keys listed newest first.
+    static func apiKey(after createdAt: Date, id: String) -> String {
+        Base64URL.encode(Array("k1:\(createdAt.wholeMicrosecondsSince1970):\(id)".utf8))
+    }
+
+    /// The creation time (whole microseconds) and id an API keys cursor points after; 400 for anything this
+    /// service did not issue.
+    static func apiKey(from cursor: String) throws(HTTPError) -> (microseconds: Int64, id: String) {
+        guard let text = decode(cursor, tag: "k1:"), let colon = text.firstIndex(of: ":"),
+            let microseconds = Int64(text[..<colon])
+        else { throw invalid }
+        let id = String(text[text.index(after: colon)...])
+        guard !id.isEmpty else { throw invalid }
+        return (microseconds, id)
     }
 
     /// `limit` from the query: 1 to `maximum`, `defaultValue` when absent.

@@ -74,4 +74,39 @@ struct APIKeysAPITests {
         #expect(key["created_at"]?.stringValue?.hasPrefix("2031-03-04T05:06:07") == true)
         #expect(key["revoked_at"]?.stringValue?.hasPrefix("2031-03-04T06:06:07") == true)
     }
+
+    /// The list pages newest first by an opaque cursor; keys created at one instant page by id. A page never
+    /// repeats or skips a key.
+    @Test func theListPagesNewestFirstByCursor() throws {
+        let instant = Mutex(Date(timeIntervalSince1970: 1_930_367_167))
+        let service = try TestService.make(clock: { instant.withLock { $0 } })
+        defer { service.close() }
+        var created: [String] = []
+        for n in 0..<5 {
+            // Two keys share each instant but the last.
+            if n % 2 == 0 { instant.withLock { $0 += 0.000_001 } }
+            let response = service.send(.post, "/v1/api-keys", json: #"{"name":"k\#(n)","scopes":["events:write"]}"#)
+            created.append(try #require(response.json["id"]?.stringValue))
+        }
+        var seen: [String] = []
+        var cursor: String?
+        repeat {
+            let query = cursor.map { "&cursor=\($0)" } ?? ""
+            let page = service.send(.get, "/v1/api-keys?limit=2" + query)
+            #expect(page.status == .ok)
+            let items = page.json["items"]?.arrayValue ?? []
+            #expect(items.count <= 2)
+            seen += items.compactMap { $0["id"]?.stringValue }
+            cursor = page.json["next_cursor"]?.stringValue
+        } while cursor != nil && seen.count < 20
+        // The bootstrap admin key is the oldest.
+        #expect(seen.count == 6)
+        #expect(seen.last == "admin")
+        #expect(Set(seen) == Set(created + ["admin"]))
+        let bad = service.send(.get, "/v1/api-keys?cursor=nope")
+        #expect(bad.status == .badRequest)
+        #expect(bad.bodyText.contains("\"cursor\""))
+        #expect(service.send(.get, "/v1/api-keys?limit=0").status == .badRequest)
+        #expect(service.send(.get, "/v1/api-keys?limit=1001").status == .badRequest)
+    }
 }
