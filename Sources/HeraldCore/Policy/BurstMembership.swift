@@ -10,8 +10,8 @@ import Foundation
 ///
 /// A batch decides all its events at one instant, so the batch that began the burst may also have decided, at that
 /// instant, the event that closed the burst before it (its timer was late, and the event caught its digest up). Of
-/// the notifications decided at the instant the burst began, only those the burst knows (`known`: its first and the
-/// events it remembers) are its own. One of its others folded in that same batch is not counted.
+/// the notifications decided at the instant the burst began, only those the burst knows (`known`: the events it began
+/// with, `CollapseGroup.openedWith`) are its own.
 public struct BurstMembership: Sendable, Hashable {
     /// The collapse group's key; it tells the categories the burst gathers (`Decider.groupKey(_:gathers:)`).
     public var key: String

@@ -54,6 +54,9 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
     public var thread: String?
     /// Whether the burst's events belong to different threads (or some to none).
     public var threadsDiffer = false
+    /// The events of the burst decided at the instant it began (`startedAt`), its first included: the ones it knows
+    /// as its own at that instant (`membership`). `nil` for a burst stored before groups remembered them.
+    public var openedWith: [String]? = []
     /// How many of the burst's notifications a read covered while it was open. Its digest counts the others, and
     /// a burst read whole closes with none.
     public var read = 0
@@ -96,7 +99,7 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
                 reset()
                 return open(with: item, window: window, at: now, decidedAt: decidedAt ?? now)
             }
-            return fold(item, until: ends)
+            return fold(item, until: ends, decidedAt: decidedAt ?? now)
         }
     }
 
@@ -108,14 +111,14 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
         -> Action
     {
         if phase != .idle, let ends = windowEndsAt {
-            if now < ends { return fold(item, until: ends) }
+            if now < ends { return fold(item, until: ends, decidedAt: decidedAt ?? now) }
             if phase == .accumulating { return foldAndClose(item) }
         }
         reset()
         phase = .open
         windowEndsAt = now + window
         startedAt = decidedAt ?? now
-        return fold(item, until: now + window)
+        return fold(item, until: now + window, decidedAt: decidedAt ?? now)
     }
 
     /// The close timer fired at `now`.
@@ -141,10 +144,12 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
     }
 
     /// Which notifications belong to the burst; `nil` when idle, or for a burst stored before groups remembered
-    /// when it began. It knows its first event and the ones it remembers (`latestItems`).
+    /// when it began. At that instant it knows the events it began with (`openedWith`); a burst stored before it
+    /// remembered them knows its first and the ones it remembers (`latestItems`).
     public var membership: BurstMembership? {
         guard let startedAt else { return nil }
-        let events = ([firstEventId] + latestItems.map(\.eventId)).compactMap { $0 }
+        let remembered = ([firstEventId] + latestItems.map(\.eventId)).compactMap { $0 }
+        let events: [String] = openedWith ?? remembered
         return BurstMembership(
             key: key, collapseId: collapseId, startedAt: startedAt,
             known: Set(events.map { NotificationIdentity.notificationId(eventId: $0, userId: userId) }))
@@ -169,14 +174,18 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
         windowEndsAt = now + window
         startedAt = decidedAt
         firstEventId = item.eventId
+        openedWith = [item.eventId]
         remember(item)
         return .sendFirst(collapseId: collapseId)
     }
 
-    private mutating func fold(_ item: CollapsedItem, until ends: Date) -> Action {
+    private mutating func fold(_ item: CollapsedItem, until ends: Date, decidedAt: Date) -> Action {
         let wasOpen = phase == .open
         phase = .accumulating
         folded += 1
+        if let startedAt, decidedAt.wholeMicrosecondsSince1970 == startedAt.wholeMicrosecondsSince1970 {
+            openedWith?.append(item.eventId)
+        }
         remember(item)
         return wasOpen ? .scheduleDigest(at: ends) : .accumulated(until: ends)
     }
@@ -215,6 +224,7 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
         phase = .idle
         windowEndsAt = nil
         startedAt = nil
+        openedWith = []
         firstEventId = nil
         folded = 0
         actors = []
@@ -232,6 +242,7 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
         case windowEndsAt = "window_ends_at"
         case firstEventId = "first_event_id"
         case startedAt = "started_at"
+        case openedWith = "opened_with"
         case latestItems = "latest_items"
     }
 }
@@ -247,6 +258,7 @@ extension CollapseGroup {
         windowEndsAt = try c.decodeIfPresent(Date.self, forKey: .windowEndsAt)
         firstEventId = try c.decodeIfPresent(String.self, forKey: .firstEventId)
         startedAt = try c.decodeIfPresent(Date.self, forKey: .startedAt)
+        openedWith = try c.decodeIfPresent([String].self, forKey: .openedWith)
         folded = try c.decode(Int.self, forKey: .folded)
         actors = try c.decode([CollapsedItem].self, forKey: .actors)
         latestItems = try c.decode([CollapsedItem].self, forKey: .latestItems)

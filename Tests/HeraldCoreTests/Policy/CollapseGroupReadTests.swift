@@ -125,4 +125,34 @@ import Testing
         }
         #expect(summary.unread == 1)
     }
+
+    /// The batch that began a burst folded more events into it than the burst remembers items (`maxItems`), at
+    /// the instant it began: a read of the oldest of them is the burst's own all the same.
+    @Test func aBurstKnowsEveryEventItBeganWith() {
+        var group = CollapseGroup(userId: "u1", key: Self.key, collapseId: "msg:42")
+        let events = (1...CollapseGroup.maxItems + 3).map { "e\($0)" }
+        for event in events {
+            _ = group.eventArrived(CollapseGroupTests.item(event), window: Self.window, at: Self.t0)
+        }
+        #expect(group.latestItems.count == CollapseGroup.maxItems)
+        #expect(mutate(&group) { $0.notificationsRead([Self.read(0, event: "e2")]) })
+        guard case .sendDigest(let summary) = group.windowClosed(at: Self.t0 + Self.window) else {
+            Issue.record("expected a digest")
+            return
+        }
+        #expect(summary.unread == events.count - 1)
+        #expect(summary.membership?.known?.count == events.count)
+    }
+
+    /// A burst stored before groups remembered the events they began with knows its first and latest items.
+    @Test func aStoredBurstWithoutItsOpeningEventsKnowsItsFirstAndLatest() throws {
+        var group = Self.burstOfThree()
+        group.openedWith = nil
+        let known = try #require(group.membership?.known)
+        #expect(
+            known == Set(["e1", "e2", "e3"].map { NotificationIdentity.notificationId(eventId: $0, userId: "u1") }))
+        var stored = try JSONDecoder().decode(CollapseGroup.self, from: JSONEncoder().encode(Self.burstOfThree()))
+        #expect(stored.openedWith == ["e1"])
+        #expect(mutate(&stored) { $0.notificationsRead([Self.read(0)]) })
+    }
 }
