@@ -117,7 +117,7 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
         reset()
         phase = .open
         windowEndsAt = now + window
-        startedAt = decidedAt ?? now
+        startedAt = (decidedAt ?? now).inWholeMicroseconds
         return fold(item, until: now + window, decidedAt: decidedAt ?? now)
     }
 
@@ -137,7 +137,7 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
     /// A read covered `reads`: counts those of this burst (`membership`). Returns whether it counted any, and so
     /// must be stored.
     public mutating func notificationsRead(_ reads: [ReadNotice.CollapsedRead]) -> Bool {
-        guard phase != .idle, let membership else { return false }
+        guard phase != .idle, !reads.isEmpty, let membership else { return false }
         let ours = reads.filter(membership.contains)
         read += ours.count
         return !ours.isEmpty
@@ -148,8 +148,12 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
     /// remembered them knows its first and the ones it remembers (`latestItems`).
     public var membership: BurstMembership? {
         guard let startedAt else { return nil }
-        let remembered = ([firstEventId] + latestItems.map(\.eventId)).compactMap { $0 }
-        let events: [String] = openedWith ?? remembered
+        let events: [String]
+        if let openedWith {
+            events = openedWith
+        } else {
+            events = ([firstEventId] + latestItems.map(\.eventId)).compactMap { $0 }
+        }
         return BurstMembership(
             key: key, collapseId: collapseId, startedAt: startedAt,
             known: Set(events.map { NotificationIdentity.notificationId(eventId: $0, userId: userId) }))
@@ -172,7 +176,7 @@ public struct CollapseGroup: Sendable, Hashable, Codable {
     ) -> Action {
         phase = .open
         windowEndsAt = now + window
-        startedAt = decidedAt
+        startedAt = decidedAt.inWholeMicroseconds
         firstEventId = item.eventId
         openedWith = [item.eventId]
         remember(item)

@@ -16,8 +16,8 @@ public struct DigestSummary: Sendable, Hashable, Codable {
     /// The thread every event of the burst belongs to, if they share one.
     public var threadId: String?
     public var expiresAt: Date
-    /// When the burst began: its first event was decided at this instant, and its `count` events are the first
-    /// ones from then with its collapse id and category. `nil` for a burst stored before groups remembered it.
+    /// When the burst began: its first event was decided at this instant (in whole microseconds). Its `count`
+    /// events are its first ones by `membership`. `nil` for a burst stored before groups remembered it.
     public var startedAt: Date? = nil
     /// How many of the burst's notifications a read covered before its window closed. Not encoded.
     public var read = 0

@@ -42,12 +42,15 @@ enum PageCursor {
     /// service did not issue.
     static func apiKey(from cursor: String) throws(HTTPError) -> (microseconds: Int64, id: String) {
         guard let text = decode(cursor, tag: "k1:"), let colon = text.firstIndex(of: ":"),
-            let microseconds = Int64(text[..<colon])
+            let microseconds = Int64(text[..<colon]), (0...Self.lastMicrosecond).contains(microseconds)
         else { throw invalid }
         let id = String(text[text.index(after: colon)...])
         guard !id.isEmpty else { throw invalid }
         return (microseconds, id)
     }
+
+    /// 9999-12-31T23:59:59.999999Z in microseconds since 1970: no instant Herald stores is later.
+    static let lastMicrosecond: Int64 = 253_402_300_799_999_999
 
     /// `limit` from the query: 1 to `maximum`, `defaultValue` when absent.
     static func limit(_ request: HTTPRequest, defaultValue: Int, maximum: Int) throws(HTTPError) -> Int {

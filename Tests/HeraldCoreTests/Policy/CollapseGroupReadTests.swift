@@ -146,13 +146,17 @@ import Testing
 
     /// A burst stored before groups remembered the events they began with knows its first and latest items.
     @Test func aStoredBurstWithoutItsOpeningEventsKnowsItsFirstAndLatest() throws {
-        var group = Self.burstOfThree()
-        group.openedWith = nil
-        let known = try #require(group.membership?.known)
-        #expect(
-            known == Set(["e1", "e2", "e3"].map { NotificationIdentity.notificationId(eventId: $0, userId: "u1") }))
-        var stored = try JSONDecoder().decode(CollapseGroup.self, from: JSONEncoder().encode(Self.burstOfThree()))
+        let encoded = try JSONEncoder().encode(Self.burstOfThree())
+        var stored = try JSONDecoder().decode(CollapseGroup.self, from: encoded)
         #expect(stored.openedWith == ["e1"])
         #expect(mutate(&stored) { $0.notificationsRead([Self.read(0)]) })
+        var members = try #require(try JSONSerialization.jsonObject(with: encoded) as? [String: Any])
+        #expect(members.removeValue(forKey: "opened_with") != nil)
+        let old = try JSONDecoder().decode(
+            CollapseGroup.self, from: try JSONSerialization.data(withJSONObject: members))
+        #expect(old.openedWith == nil)
+        let known = try #require(old.membership?.known)
+        #expect(
+            known == Set(["e1", "e2", "e3"].map { NotificationIdentity.notificationId(eventId: $0, userId: "u1") }))
     }
 }

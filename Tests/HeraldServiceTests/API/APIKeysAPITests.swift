@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldHTTP
 import Synchronization
 import Testing
@@ -99,13 +100,16 @@ struct APIKeysAPITests {
             seen += items.compactMap { $0["id"]?.stringValue }
             cursor = page.json["next_cursor"]?.stringValue
         } while cursor != nil && seen.count < 20
-        // The bootstrap admin key is the oldest.
-        #expect(seen.count == 6)
-        #expect(seen.last == "admin")
-        #expect(Set(seen) == Set(created + ["admin"]))
-        let bad = service.send(.get, "/v1/api-keys?cursor=nope")
-        #expect(bad.status == .badRequest)
-        #expect(bad.bodyText.contains("\"cursor\""))
+        // Newest first, ties by id descending; the bootstrap admin key is the oldest.
+        let descending = { (ids: [String]) in ids.sorted { $0 > $1 } }
+        let expected =
+            [created[4]] + descending([created[2], created[3]]) + descending([created[0], created[1]]) + ["admin"]
+        #expect(seen == expected)
+        for cursor in ["nope", Base64URL.encode(Array("k1:9000000000000000000:key_x".utf8))] {
+            let bad = service.send(.get, "/v1/api-keys?cursor=" + cursor)
+            #expect(bad.status == .badRequest)
+            #expect(bad.bodyText.contains("\"cursor\""))
+        }
         #expect(service.send(.get, "/v1/api-keys?limit=0").status == .badRequest)
         #expect(service.send(.get, "/v1/api-keys?limit=1001").status == .badRequest)
     }
