@@ -54,8 +54,7 @@ public enum APIKeyRepository {
         sql: """
             SELECT id, name, array_to_string(scopes, ',') AS scopes, created_at, revoked_at
             FROM api_keys
-            WHERE $1::bigint IS NULL
-               OR (created_at, id) < (timestamptz '1970-01-01 00:00:00+00' + $1::bigint * interval '1 microsecond', $2)
+            WHERE $1::timestamptz IS NULL OR (created_at, id) < ($1::timestamptz, $2::text)
             ORDER BY created_at DESC, id DESC LIMIT $3::integer
             """)
     static let revoke = Query(
@@ -91,12 +90,12 @@ public enum APIKeyRepository {
         try connection.query(byHash, [keyHash]).first.map(record)
     }
 
-    /// Up to `limit` keys, newest first (ties by id, descending), after the key created at `after` (whole
-    /// microseconds since 1970, as stored) with id `afterId`.
+    /// Up to `limit` keys, newest first (ties by id, descending), after the key `after` names by its creation time
+    /// and id.
     public static func page(
-        after: (microseconds: Int64, id: String)?, limit: Int, on connection: PostgresConnection
+        after: (createdAt: Date, id: String)?, limit: Int, on connection: PostgresConnection
     ) throws -> [APIKeyRecord] {
-        try connection.query(list, [after?.microseconds, after?.id, limit]).map(record)
+        try connection.query(list, [after?.createdAt, after?.id, limit]).map(record)
     }
 
     /// Revokes key `id` as of `now` (a key revoked before keeps its time); returns whether it exists.

@@ -38,15 +38,15 @@ enum PageCursor {
         Base64URL.encode(Array("k1:\(createdAt.wholeMicrosecondsSince1970):\(id)".utf8))
     }
 
-    /// The creation time (whole microseconds) and id an API keys cursor points after; 400 for anything this
-    /// service did not issue.
-    static func apiKey(from cursor: String) throws(HTTPError) -> (microseconds: Int64, id: String) {
+    /// The creation time (to the microsecond, as stored) and id an API keys cursor points after; 400 for anything
+    /// this service did not issue.
+    static func apiKey(from cursor: String) throws(HTTPError) -> (createdAt: Date, id: String) {
         guard let text = decode(cursor, tag: "k1:"), let colon = text.firstIndex(of: ":"),
             let microseconds = Int64(text[..<colon]), (0...Self.lastMicrosecond).contains(microseconds)
         else { throw invalid }
         let id = String(text[text.index(after: colon)...])
         guard !id.isEmpty else { throw invalid }
-        return (microseconds, id)
+        return (Date(timeIntervalSince1970: Double(microseconds) / 1_000_000), id)
     }
 
     /// 9999-12-31T23:59:59.999999Z in microseconds since 1970: no instant Herald stores is later.
