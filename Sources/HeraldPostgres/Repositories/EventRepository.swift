@@ -109,18 +109,22 @@ public enum EventRepository {
     /// Undecided events in acceptance order; SKIP LOCKED so concurrent workers take disjoint events without waiting
     /// for each other. The locks last until the worker's transaction ends, so a crash hands them back. The query
     /// lives in `herald_claim_events` (`0012_claims_walk_indexes.sql`), which keeps it an index walk whatever the
-    /// statistics of a freshly filled day partition say.
+    /// statistics of a freshly filled day partition say; given `after`, the walk starts after that seq and goes on
+    /// below it only when that finds less than a batch (`0033_claims_start_after_batches_in_flight.sql`).
     static let claim = Query(
         name: "events_claim",
         sql: """
             SELECT seq, source, id, category_id, document, fanout_after, recipients_decided
-            FROM herald_claim_events($1)
+            FROM herald_claim_events($1, $2::bigint)
             """)
 
-    /// The claim as a statement for a pipeline (inside the worker's transaction).
-    public static func claimQuery(limit: Int) -> BoundQuery { BoundQuery(claim, [limit]) }
+    /// The claim as a statement for a pipeline (inside the worker's transaction): up to `limit` events, starting
+    /// after the seq `after` (nil: from the start).
+    public static func claimQuery(limit: Int, after: Int64? = nil) -> BoundQuery {
+        BoundQuery(claim, [limit, after])
+    }
 
-    /// Reads the claimed events out of the claim's result.
+    /// Reads the claimed events out of the claim's result, in seq order.
     public static func claims(from result: PostgresResult) throws -> [EventClaim] {
         try result.map { row in
             EventClaim(
@@ -128,7 +132,7 @@ public enum EventRepository {
                 categoryId: try row.string("category_id"), document: try row.string("document"),
                 fanoutAfter: try row.decode(String?.self, "fanout_after"),
                 recipientsDecided: try row.int("recipients_decided"))
-        }
+        }.sorted { $0.seq < $1.seq }
     }
 
     // `herald_record_progress` (migration 0020) holds the UPDATE, so that its plan is made once per session.

@@ -13,12 +13,14 @@ enum BenchReadLimit {
     /// rows: no state, no categories. Returns the CPU it cost.
     static func reads(_ service: BenchService, batch: Int, writers: Int, state: Bool = true) throws -> BenchCPU.Usage {
         let categories = CategoryVersionCache()
+        let claimsInFlight = ClaimsInFlight()
         let cpuStart = service.cpu.read()
         let read = try BenchThreads.run(max(1, writers)) { _ in
             var events = 0
             while true {
                 let claimed = try service.database { connection in
-                    try readBatch(batch, categories: categories, state: state, on: connection)
+                    try readBatch(
+                        batch, categories: categories, claimsInFlight: claimsInFlight, state: state, on: connection)
                 }
                 guard claimed > 0 else { return events }
                 events += claimed
@@ -46,9 +48,10 @@ enum BenchReadLimit {
     /// One batch as the pipeline opens it, with its recipients' state and categories read under their locks, and
     /// its events marked decided; returns how many events it claimed.
     private static func readBatch(
-        _ batch: Int, categories: CategoryVersionCache, state: Bool, on connection: PostgresConnection
+        _ batch: Int, categories: CategoryVersionCache, claimsInFlight: ClaimsInFlight, state: Bool,
+        on connection: PostgresConnection
     ) throws -> Int {
-        let store = PostgresDecisionStore(connection, categoryCache: categories)
+        let store = PostgresDecisionStore(connection, categoryCache: categories, claimsInFlight: claimsInFlight)
         let now = Date()
         do {
             let (claims, _) = try store.openBatch(events: batch, timers: 0, now: now)
@@ -62,6 +65,7 @@ enum BenchReadLimit {
                 closing.insert(RecipientStateRepository.lockQuery(userIds), at: 0)
             }
             _ = try connection.pipeline(closing)
+            claimsInFlight.committed(ObjectIdentifier(connection), decided: Set(claims.map(\.seq)))
             return claims.count
         } catch {
             store.abandon()

@@ -12,6 +12,8 @@ struct PipelineWorker: Sendable {
     let processor: BatchProcessor
     /// Shared by the workers of one process.
     let categories: CategoryVersionCache
+    /// Shared by the workers of one process.
+    let claimsInFlight: ClaimsInFlight
     let loop: ServiceThread
     let metrics: PipelineMetrics
     let logger: Logger
@@ -33,11 +35,13 @@ struct PipelineWorker: Sendable {
                 maintain(refreshingGauges: gauges)
             }
             do {
-                let report = try pool.withConnectionBlocking { [processor, categories, clock, loop] connection in
+                let report = try pool.withConnectionBlocking {
+                    [processor, categories, claimsInFlight, clock, loop] connection in
                     // After the connection is ours, right before the claim: what was notified until now, it sees.
                     loop.beginClaim()
                     return try processor.run(
-                        on: PostgresDecisionStore(connection, categoryCache: categories), now: clock())
+                        on: PostgresDecisionStore(
+                            connection, categoryCache: categories, claimsInFlight: claimsInFlight), now: clock())
                 }
                 metrics.record(report)
                 for claim in report.undecodable {

@@ -23,6 +23,7 @@ final class PipelineWorkers: BackgroundService {
     private let pollInterval: Duration
     private let threads: ServiceThread
     private let categories = CategoryVersionCache()
+    private let claimsInFlight = ClaimsInFlight()
     private let running: Mutex<Running?> = Mutex(nil)
 
     /// `count` workers on `conninfo`, started by `start()`.
@@ -59,7 +60,8 @@ final class PipelineWorkers: BackgroundService {
         }
         threads.start { [self] index in
             PipelineWorker(
-                index: index, pool: pool, processor: processor, categories: categories, loop: threads,
+                index: index, pool: pool, processor: processor, categories: categories, claimsInFlight: claimsInFlight,
+                loop: threads,
                 metrics: metrics, logger: logger,
                 clock: clock, pollInterval: pollInterval, maintains: index == 0
             ).run()

@@ -8,19 +8,30 @@ struct PostgresDecisionStore: DecisionStore {
     let connection: PostgresConnection
     /// The workers' categories by version; without it every batch reads and decodes its categories' documents.
     let categoryCache: CategoryVersionCache?
+    /// The batches the process's workers have open, so that a claim starts after them; without it every claim
+    /// walks from the oldest pending event.
+    let claimsInFlight: ClaimsInFlight?
 
     /// A store on `connection`, which is in no transaction yet.
-    init(_ connection: PostgresConnection, categoryCache: CategoryVersionCache? = nil) {
+    init(
+        _ connection: PostgresConnection, categoryCache: CategoryVersionCache? = nil,
+        claimsInFlight: ClaimsInFlight? = nil
+    ) {
         self.connection = connection
         self.categoryCache = categoryCache
+        self.claimsInFlight = claimsInFlight
     }
 
     func openBatch(events: Int, timers: Int, now: Date) throws -> (claims: [EventClaim], dueTimers: [TimerRecord]) {
+        let key = ObjectIdentifier(connection)
+        let start = claimsInFlight?.start(key)
         let opened = try connection.pipeline([
-            PipelineRepository.beginQuery, EventRepository.claimQuery(limit: events),
+            PipelineRepository.beginQuery, EventRepository.claimQuery(limit: events, after: start?.after),
             TimerRepository.dueQuery(at: now, limit: timers),
         ])
-        return (try EventRepository.claims(from: opened[1]), try TimerRepository.timers(from: opened[2]))
+        let claims = try EventRepository.claims(from: opened[1])
+        if let start { claimsInFlight?.claimed(key, from: start, seqs: claims.map(\.seq), batch: events) }
+        return (claims, try TimerRepository.timers(from: opened[2]))
     }
 
     /// Opens a transaction that claims nothing, for a read outside the pipeline.
@@ -93,9 +104,12 @@ struct PostgresDecisionStore: DecisionStore {
         if let ready = DeliveryRepository.readyQuery(output.deliveries, now: now) { queries.append(ready) }
         queries.append(PipelineRepository.commitQuery)
         _ = try connection.pipeline(queries)
+        claimsInFlight?.committed(
+            ObjectIdentifier(connection), decided: Set(output.progress.lazy.filter(\.done).map(\.seq)))
     }
 
     func abandon() {
         PipelineRepository.abandon(connection)
+        claimsInFlight?.abandoned(ObjectIdentifier(connection))
     }
 }

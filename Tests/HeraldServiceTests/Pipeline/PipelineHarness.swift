@@ -33,6 +33,8 @@ struct PipelineHarness: Sendable {
     let processor: BatchProcessor
     /// The workers' category cache, so every pipeline test decides through it.
     let categories = CategoryVersionCache()
+    /// Shared by every batch loop of the harness, as by the workers of one process.
+    let claimsInFlight = ClaimsInFlight()
 
     static let zones = ICUZoneDirectory()
 
@@ -173,8 +175,10 @@ struct PipelineHarness: Sendable {
     func decideAll() async throws -> [BatchReport] {
         var reports: [BatchReport] = []
         while true {
-            let report = try await database { [processor, categories, clock] connection in
-                try processor.run(on: PostgresDecisionStore(connection, categoryCache: categories), now: clock.now)
+            let report = try await database { [processor, categories, claimsInFlight, clock] connection in
+                try processor.run(
+                    on: PostgresDecisionStore(connection, categoryCache: categories, claimsInFlight: claimsInFlight),
+                    now: clock.now)
             }
             guard report.didWork else { return reports }
             reports.append(report)
