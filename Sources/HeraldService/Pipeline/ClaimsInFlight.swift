@@ -10,8 +10,9 @@ import Synchronization
 /// claims walk from the start again until one has passed the lowest such seq. So that nothing left below by
 /// another instance waits for the backlog to drain, every `fullWalkEvery`-th claim walks from the start too.
 ///
-/// Which events a batch decides and in what order does not change: a claim still takes the lowest pending seqs no
-/// batch holds, in order, except for rows below `after` while more than a batch waits above it.
+/// Otherwise a claim takes what it took before, the lowest pending seqs no batch holds, in order. The exception is
+/// a row below `after` that no batch holds (one committed late with a lower seq, say): while more than a batch waits
+/// above it, it waits for the next walk from the start.
 final class ClaimsInFlight: Sendable {
     /// One claim every so many walks from the start however many batches are in flight.
     static let fullWalkEvery = 16
