@@ -78,11 +78,14 @@ jq -e '([.limit.events_per_second, .limit.deliveries_per_second, .pipeline.event
         .latency_limit.one_transaction.cpu_ratio_to_pipeline, .latency_limit.one_transaction.cpu_postgres_us_per_event,
         .read_limit.floor_cpu_us_per_event,
         .read_limit.floor_ratio_to_limit, .read_limit.reads.cpu_postgres_us_per_event,
-        .read_limit.floor_without_state_ratio_to_limit, .read_limit.locks.cpu_postgres_us_per_event]
+        .read_limit.floor_without_state_ratio_to_limit, .read_limit.locks.cpu_postgres_us_per_event,
+        .latency_limit.split_ratio_to_pipeline, .latency_limit.least_ratio_to_pipeline,
+        .read_limit.floor_without_state_with_deciding_ratio_to_limit]
         + ([.limit, .pipeline, .aging, .ingest_limit, .latency_limit, .ingest_alone, .ingest, .latency, .mixed,
             .campaign]
            | map(.cpu_herald_us_per_event, .cpu_postgres_us_per_event)) | all(type == "number" and . > 0))
     and (.mixed.backlog | type == "number" and . >= 0)
+    and (.read_limit.herald_deciding_cpu_us_per_event | type == "number")
     and ([.latency.watcher_cores, .latency.watcher_herald_cores] | all(type == "number" and . >= 0))
     and (.latency.split | [.wait_p50_ms, .wait_p99_ms, .batch_p50_ms, .batch_p99_ms, .slowest_wait_mean_ms,
             .slowest_batch_mean_ms] | all(type == "number"))

@@ -37,6 +37,11 @@ extension BenchRun {
         let toLimit = over(own, BenchTargets.cpu(results, "limit"))
         let toPipeline = over(own, BenchTargets.cpu(results, "pipeline"))
         let togetherToPipeline = over(together.totalPerEvent, BenchTargets.cpu(results, "pipeline"))
+        // Deciding in transactions of its own, a design pays ingest's rows at this pace (each POST commits before it
+        // answers) and, on top, at least the pipeline's CPU per event, whose batches are the largest there are.
+        let pipeline = BenchTargets.cpu(results, "pipeline")
+        let splitToPipeline = over(paced.ingest.totalPerEvent + (pipeline ?? 0), pipeline)
+        let leastToPipeline = min(splitToPipeline, togetherToPipeline)
         let paceRatio = over(own, unpaced)
         let batchRatio = over(unpaced, BenchTargets.cpu(results, "limit"))
         table.add("latency limit: ingest's rows, 10 every 10 ms", "", cpu: paced.ingest)
@@ -52,8 +57,12 @@ extension BenchRun {
         table.add(
             "latency limit: both in one transaction, 10 every 10 ms, CPU ÷ pipeline's", fmt(togetherToPipeline, 2),
             cpu: together)
+        table.add(
+            "latency limit: ingest's rows + pipeline, ÷ pipeline's (least floor)",
+            "\(fmt(splitToPipeline, 2)) (\(fmt(leastToPipeline, 2)))")
         return paced.json.merging([
             "one_transaction": together.json.merging(["cpu_ratio_to_pipeline": togetherToPipeline]) { $1 },
+            "split_ratio_to_pipeline": splitToPipeline, "least_ratio_to_pipeline": leastToPipeline,
             "batch": 10, "cpu_ratio_to_limit": toLimit, "cpu_ratio_to_pipeline": toPipeline,
             "back_to_back": backToBack.json, "pace_ratio": paceRatio, "batch_ratio": batchRatio,
         ]) { $1 }
@@ -77,6 +86,10 @@ extension BenchRun {
         let floor = limit + reads.totalPerEvent - progress.totalPerEvent
         let lockFloor = limit + locks.totalPerEvent - progress.totalPerEvent
         let ratio = { (value: Double) in limit > 0 ? value / limit : 0 }
+        // Herald's own deciding: its CPU in the pipeline less what it spends on the limit's rows and on the reads.
+        let heraldIn = { (phase: String) in BenchTargets.figure(results, phase, "cpu_herald_us_per_event") ?? 0 }
+        let deciding = heraldIn("pipeline") - heraldIn("limit") - (reads.heraldPerEvent - progress.heraldPerEvent)
+        let cachedFloor = lockFloor + deciding
         table.add("read limit: claim, locks, state, categories, progress", "", cpu: reads)
         table.add("read limit: claim, locks, progress", "", cpu: locks)
         table.add("read limit: the progress alone", "", cpu: progress)
@@ -86,10 +99,16 @@ extension BenchRun {
         table.add(
             "read limit: the same without state, CPU µs/event (÷ limit's)",
             "\(fmt(lockFloor)) (\(fmt(ratio(lockFloor), 2)))")
+        table.add(
+            "read limit: no state + herald's deciding (\(fmt(deciding))), CPU µs/event (÷ limit's)",
+            "\(fmt(cachedFloor)) (\(fmt(ratio(cachedFloor), 2)))")
         return [
             "events": reads.events, "batch": batch, "writers": workers, "reads": reads.json, "locks": locks.json,
             "progress": progress.json, "floor_cpu_us_per_event": floor, "floor_ratio_to_limit": ratio(floor),
             "floor_without_state_cpu_us_per_event": lockFloor, "floor_without_state_ratio_to_limit": ratio(lockFloor),
+            "herald_deciding_cpu_us_per_event": deciding,
+            "floor_without_state_with_deciding_cpu_us_per_event": cachedFloor,
+            "floor_without_state_with_deciding_ratio_to_limit": ratio(cachedFloor),
         ]
     }
 
