@@ -110,7 +110,8 @@ public enum EventRepository {
     /// for each other. The locks last until the worker's transaction ends, so a crash hands them back. The query
     /// lives in `herald_claim_events` (`0012_claims_walk_indexes.sql`), which keeps it an index walk whatever the
     /// statistics of a freshly filled day partition say; given `after`, the walk starts after that seq and goes on
-    /// below it only when that finds less than a batch (`0033_claims_start_after_batches_in_flight.sql`).
+    /// below it only when that finds less than a batch (`0033_claims_start_after_batches_in_flight.sql`, its one
+    /// statement for both ranges since `0034_claim_select_list_written_once.sql`).
     static let claim = Query(
         name: "events_claim",
         sql: """

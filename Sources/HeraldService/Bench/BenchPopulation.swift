@@ -47,7 +47,7 @@ struct BenchPopulation {
     func load(_ service: BenchService) throws {
         for category in [Self.category("chat.message"), Self.category("promo.offer")] {
             _ = try service.database { connection in
-                try CategoryRepository.create(category, actorKeyId: nil, now: Date(), on: connection)
+                try CategoryRepository.create(category, actorKeyId: nil, now: service.context.clock(), on: connection)
             }
         }
         var start = 0
