@@ -34,12 +34,12 @@ extension BenchRun {
         let own = paced.cpu.totalPerEvent
         let unpaced = backToBack.cpu.totalPerEvent
         let over = { (value: Double, base: Double?) in base.map { $0 > 0 ? value / $0 : 0 } ?? 0 }
+        let pipeline = BenchTargets.cpu(results, "pipeline")
         let toLimit = over(own, BenchTargets.cpu(results, "limit"))
-        let toPipeline = over(own, BenchTargets.cpu(results, "pipeline"))
-        let togetherToPipeline = over(together.totalPerEvent, BenchTargets.cpu(results, "pipeline"))
+        let toPipeline = over(own, pipeline)
+        let togetherToPipeline = over(together.totalPerEvent, pipeline)
         // Deciding in transactions of its own, a design pays ingest's rows at this pace (each POST commits before it
         // answers) and, on top, at least the pipeline's CPU per event, whose batches are the largest there are.
-        let pipeline = BenchTargets.cpu(results, "pipeline")
         let splitToPipeline = over(paced.ingest.totalPerEvent + (pipeline ?? 0), pipeline)
         let leastToPipeline = min(splitToPipeline, togetherToPipeline)
         let paceRatio = over(own, unpaced)

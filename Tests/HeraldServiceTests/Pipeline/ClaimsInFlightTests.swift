@@ -13,14 +13,22 @@ struct ClaimsInFlightTests {
     var b: ObjectIdentifier { ObjectIdentifier(connections[1]) }
     var c: ObjectIdentifier { ObjectIdentifier(connections[2]) }
 
+    /// Opens a batch on `connection` that claims `seqs` of the `batch` it asked for; returns where its claim started.
+    @discardableResult
+    func claim(
+        _ flight: ClaimsInFlight, _ connection: ObjectIdentifier, _ seqs: [Int64], batch: Int
+    )
+        -> ClaimsInFlight.Start
+    {
+        let start = flight.start(connection)
+        flight.claimed(connection, from: start, seqs: seqs, batch: batch)
+        return start
+    }
+
     @Test func aClaimStartsAfterTheHighestSeqOfTheOtherOpenBatches() {
         let flight = ClaimsInFlight()
-        let first = flight.start(a)
-        #expect(first.after == nil)
-        flight.claimed(a, from: first, seqs: [1, 2, 3], batch: 3)
-        let second = flight.start(b)
-        #expect(second.after == 3)
-        flight.claimed(b, from: second, seqs: [4, 5, 6], batch: 3)
+        #expect(claim(flight, a, [1, 2, 3], batch: 3).after == nil)
+        #expect(claim(flight, b, [4, 5, 6], batch: 3).after == 3)
         #expect(flight.start(c).after == 6)
         // A batch starting again on its own connection does not count its previous claim.
         #expect(flight.start(b).after == 3)
@@ -30,43 +38,31 @@ struct ClaimsInFlightTests {
 
     @Test func aBatchThatLeftEventsPendingSendsClaimsBackToTheStartUntilOnePassesThem() {
         let flight = ClaimsInFlight()
-        let first = flight.start(a)
-        flight.claimed(a, from: first, seqs: [1, 2, 3], batch: 3)
-        let second = flight.start(b)
-        flight.claimed(b, from: second, seqs: [4, 5, 6], batch: 3)
+        claim(flight, a, [1, 2, 3], batch: 3)
+        claim(flight, b, [4, 5, 6], batch: 3)
         // Seq 2 waits for its next page of subscribers.
         flight.committed(a, decided: [1, 3])
-        let walk = flight.start(c)
-        #expect(walk.after == nil)
         // A full walk that stopped below the seq left behind has not taken it.
-        flight.claimed(c, from: walk, seqs: [0, 1], batch: 2)
+        #expect(claim(flight, c, [0, 1], batch: 2).after == nil)
         flight.committed(c, decided: [0, 1])
-        let again = flight.start(c)
-        #expect(again.after == nil)
-        flight.claimed(c, from: again, seqs: [2, 7], batch: 2)
+        #expect(claim(flight, c, [2, 7], batch: 2).after == nil)
         flight.committed(c, decided: [2, 7])
         #expect(flight.start(a).after == 6)
     }
 
     @Test func aWalkThatFoundLessThanABatchTookEverythingLeftBelow() {
         let flight = ClaimsInFlight()
-        let first = flight.start(a)
-        flight.claimed(a, from: first, seqs: [10, 11], batch: 2)
-        let second = flight.start(b)
-        flight.claimed(b, from: second, seqs: [12, 13], batch: 2)
+        claim(flight, a, [10, 11], batch: 2)
+        claim(flight, b, [12, 13], batch: 2)
         flight.abandoned(a)
-        let walk = flight.start(c)
-        #expect(walk.after == nil)
-        flight.claimed(c, from: walk, seqs: [], batch: 2)
+        #expect(claim(flight, c, [], batch: 2).after == nil)
         #expect(flight.start(a).after == 13)
     }
 
     @Test func somethingLeftBehindDuringAWalkIsNotTakenByIt() {
         let flight = ClaimsInFlight()
-        let first = flight.start(a)
-        flight.claimed(a, from: first, seqs: [1, 2], batch: 2)
-        let second = flight.start(b)
-        flight.claimed(b, from: second, seqs: [3, 4], batch: 2)
+        claim(flight, a, [1, 2], batch: 2)
+        claim(flight, b, [3, 4], batch: 2)
         flight.abandoned(a)
         let walk = flight.start(c)
         #expect(walk.after == nil)
@@ -78,8 +74,7 @@ struct ClaimsInFlightTests {
 
     @Test func everySixteenthClaimWalksFromTheStart() {
         let flight = ClaimsInFlight()
-        let first = flight.start(a)
-        flight.claimed(a, from: first, seqs: [1], batch: 1)
+        claim(flight, a, [1], batch: 1)
         var starts: [Int64?] = []
         for _ in 2...32 { starts.append(flight.start(b).after) }
         #expect(starts.enumerated().filter { $0.element == nil }.map { $0.offset + 2 } == [16, 32])
