@@ -24,8 +24,9 @@ extension PostgresConnection {
                     }
                     return PQsendQueryParams(handle, statements[index].query.sql, count, nil, pointers, nil, nil, 0)
                 }
+                // Not flushed here: in pipeline mode libpq sends once its buffer holds 64 kB, and the sync below
+                // sends the rest, so a small batch leaves in one write and the server reads it in one.
                 guard sent == 1 else { throw connectionError() }
-                try pumpOutput(waitUntilFlushed: false)
             }
             guard PQpipelineSync(handle) == 1 else { throw connectionError() }
             return try collectPipelineResults(count: statements.count)

@@ -30,6 +30,21 @@ import Testing
         #expect(connection.isIdle)
     }
 
+    /// Statements and results far larger than both sockets' buffers: the server answers while the batch is still
+    /// being sent, and the batch neither blocks nor loses a byte.
+    @Test func pipelineLargerThanTheSocketBuffersBothWays() throws {
+        let connection = try freshConnection()
+        let echo = Query(name: "test.echo", sql: "SELECT $1::text AS value, length($1::text) AS length")
+        let texts = (0..<48).map { index in String(repeating: String(index % 10), count: 300_000 + index) }
+        let results = try connection.pipeline(texts.map { BoundQuery(echo, [$0]) })
+        #expect(results.count == texts.count)
+        for (text, result) in zip(texts, results) {
+            #expect(try result.single().string("value") == text)
+            #expect(try result.single().int("length") == text.count)
+        }
+        #expect(connection.isIdle)
+    }
+
     @Test(arguments: [true, false])
     func errorInTheMiddleAbortsTheRestAndIsReported(explicitTransaction: Bool) throws {
         let connection = try freshConnection()
