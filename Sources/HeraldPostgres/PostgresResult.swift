@@ -18,48 +18,56 @@ public struct PostgresResult: Sendable, RandomAccessCollection {
         /// bytes find its slot for a fraction of what a dictionary's full hash of the name costs. Names match byte
         /// for byte, as PostgreSQL matches them: two spellings of one accented letter are two names.
         private let slots: [Int]
+        /// The columns' names as UTF-8 bytes, compared with a wanted name's bytes in place.
+        private let names: [[UInt8]]
 
         init(columns: [String], cells: [String?]) {
             self.columns = columns
             self.cells = cells
+            let names = columns.map { Array($0.utf8) }
             var size = 8
             while size < columns.count * 2 { size *= 2 }
             var slots = [Int](repeating: -1, count: size)
-            for (position, name) in columns.enumerated() {
-                var slot = Self.slot(of: name, size: size)
-                // The first of a repeated name keeps it.
-                while slots[slot] >= 0, !Self.same(columns[slots[slot]], name) { slot = (slot + 1) & (size - 1) }
-                if slots[slot] < 0 { slots[slot] = position }
+            for (position, name) in names.enumerated() {
+                name.withUnsafeBufferPointer { name in
+                    var slot = Self.slot(of: name) & (size - 1)
+                    // The first of a repeated name keeps it.
+                    while slots[slot] >= 0, !names[slots[slot]].withUnsafeBufferPointer({ Self.same($0, name) }) {
+                        slot = (slot + 1) & (size - 1)
+                    }
+                    if slots[slot] < 0 { slots[slot] = position }
+                }
             }
+            self.names = names
             self.slots = slots
         }
 
         /// The position of the first column named `name`, or nil.
         func position(of name: String) -> Int? {
-            var slot = Self.slot(of: name, size: slots.count)
+            // A native or small string always lends its bytes; the copy is for any other.
+            if let found = name.utf8.withContiguousStorageIfAvailable({ position(of: $0) }) { return found }
+            return Array(name.utf8).withUnsafeBufferPointer { position(of: $0) }
+        }
+
+        private func position(of name: UnsafeBufferPointer<UInt8>) -> Int? {
+            let mask = slots.count - 1
+            var slot = Self.slot(of: name) & mask
             while slots[slot] >= 0 {
-                if Self.same(columns[slots[slot]], name) { return slots[slot] }
-                slot = (slot + 1) & (slots.count - 1)
+                let position = slots[slot]
+                if names[position].withUnsafeBufferPointer({ Self.same($0, name) }) { return position }
+                slot = (slot + 1) & mask
             }
             return nil
         }
 
-        /// Whether two names have the same UTF-8 bytes (`==` on strings would also match other spellings of the
-        /// same text, which hash to other slots).
         @inline(__always)
-        private static func same(_ a: String, _ b: String) -> Bool {
-            let equal = a.utf8.withContiguousStorageIfAvailable { x in
-                b.utf8.withContiguousStorageIfAvailable { y in
-                    x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
-                }
-            }
-            return equal.flatMap { $0 } ?? a.utf8.elementsEqual(b.utf8)
+        private static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+            a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
         }
 
-        private static func slot(of name: String, size: Int) -> Int {
-            let bytes = name.utf8
-            let key = bytes.count &* 40_503 &+ Int(bytes.first ?? 0) &* 131 &+ Int(bytes.last ?? 0)
-            return key & (size - 1)
+        @inline(__always)
+        private static func slot(of name: UnsafeBufferPointer<UInt8>) -> Int {
+            name.count &* 40_503 &+ Int(name.first ?? 0) &* 131 &+ Int(name.last ?? 0)
         }
     }
 

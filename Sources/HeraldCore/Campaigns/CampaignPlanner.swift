@@ -58,6 +58,6 @@ public enum CampaignPlanner {
 
     /// Bytewise order, the order PostgreSQL's `COLLATE "C"` gives, so plans are stable across machines.
     static func bytewise(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+        UTF8Order.precedes(lhs, rhs)
     }
 }

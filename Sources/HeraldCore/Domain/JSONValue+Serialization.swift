@@ -84,7 +84,7 @@ extension JSONValue {
         _ members: [String: Value], into out: inout [UInt8], value write: (Value, inout [UInt8]) -> Void
     ) {
         out.append(UInt8(ascii: "{"))
-        let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        let sorted = members.sorted { UTF8Order.precedes($0.key, $1.key) }
         for (index, member) in sorted.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             writeString(member.key, into: &out)

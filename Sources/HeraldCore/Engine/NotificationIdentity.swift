@@ -3,12 +3,12 @@
 public enum NotificationIdentity {
     /// The notification id of `eventId` for `userId`: 32 hex digits of a SHA-256.
     public static func notificationId(eventId: String, userId: String) -> String {
-        String(SHA256.hex("n\u{0}" + eventId + "\u{0}" + userId).prefix(32))
+        SHA256.hexPrefix(key("n", eventId, userId), byteCount: 16)
     }
 
     /// The notification id of a digest: one per user, collapse key and closing window.
     public static func digestId(userId: String, key: String, lastEventId: String) -> String {
-        String(SHA256.hex("d\u{0}" + userId + "\u{0}" + key + "\u{0}" + lastEventId).prefix(32))
+        SHA256.hexPrefix(Self.key("d", userId, key, lastEventId), byteCount: 16)
     }
 
     /// The notification id of the digest of `summary`, named by its latest event.
@@ -18,15 +18,14 @@ public enum NotificationIdentity {
 
     /// The notification id of a withdrawal or badge push for one device.
     public static func backgroundId(userId: String, installationId: String, seed: String) -> String {
-        String(SHA256.hex("b\u{0}" + userId + "\u{0}" + installationId + "\u{0}" + seed).prefix(32))
+        SHA256.hexPrefix(key("b", userId, installationId, seed), byteCount: 16)
     }
 
     /// An `apns-id`: a canonical lowercase UUID (version 5 layout) derived from the notification and device.
     public static func apnsId(
         notificationId: String, installationId: String, purpose: PushContent.Purpose
     ) -> String {
-        var bytes = SHA256.hash(
-            Array((notificationId + "\u{0}" + installationId + "\u{0}" + purpose.rawValue).utf8))
+        var bytes = SHA256.hash(key(notificationId, installationId, purpose.rawValue))
         bytes[6] = (bytes[6] & 0x0F) | 0x50
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         // 8-4-4-4-12 hex digits: a dash before bytes 4, 6, 8 and 10.
@@ -42,5 +41,17 @@ public enum NotificationIdentity {
             }
             return written
         }
+    }
+
+    /// The UTF-8 bytes of `parts` with a NUL between each two: what an identifier hashes. Written into one array,
+    /// since identifiers are derived several times per delivery.
+    private static func key(_ parts: String...) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(parts.reduce(parts.count) { $0 + $1.utf8.count })
+        for (index, part) in parts.enumerated() {
+            if index > 0 { bytes.append(0) }
+            bytes.append(contentsOf: part.utf8)
+        }
+        return bytes
     }
 }

@@ -6,8 +6,9 @@ public struct PipelineArray: PostgresEncodable, Hashable {
     /// The elements in their text form; `nil` is SQL NULL.
     public let elements: [String?]
 
-    /// An array of text values.
-    public init(_ elements: [String]) { self.elements = elements }
+    /// An array of text values. Each is wrapped by `map`: assigning `[String]` to `[String?]` converts the array
+    /// through a dynamic cast of every element.
+    public init(_ elements: [String]) { self.elements = elements.map { $0 } }
 
     /// An array whose elements may be NULL.
     public init(optional elements: [String?]) { self.elements = elements }

@@ -87,14 +87,12 @@ extension RecipientStateRepository {
             snapshot.devices[userId]![index].liveActivityTokens[try row.string(3)] = try row.string(4)
         }
         for (userId, devices) in snapshot.devices where devices.count > 1 {
-            snapshot.devices[userId] = devices.sorted {
-                $0.installationId.utf8.lexicographicallyPrecedes($1.installationId.utf8)
-            }
+            snapshot.devices[userId] = devices.sorted { UTF8Order.precedes($0.installationId, $1.installationId) }
         }
         snapshot.dueTimers.sort { a, b in
             if a.dueAt != b.dueAt { return a.dueAt < b.dueAt }
-            if a.userId != b.userId { return a.userId.utf8.lexicographicallyPrecedes(b.userId.utf8) }
-            return a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
+            if a.userId != b.userId { return UTF8Order.precedes(a.userId, b.userId) }
+            return UTF8Order.precedes(a.key, b.key)
         }
     }
 

@@ -33,7 +33,7 @@ public enum RecipientStateRepository {
 
     /// Distinct ids in byte order: the order every writer locks users in, so that no two deadlock.
     static func sortedForLocking(_ userIds: [String]) -> [String] {
-        Array(Set(userIds)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        Array(Set(userIds)).sorted(by: UTF8Order.precedes)
     }
 
     /// Loads the state of `userIds` as of `now`; with `lock`, their user rows stay locked until the transaction
