@@ -21,10 +21,48 @@ enum PostgresTimestamp {
         rest -= minute * 60_000_000
         let second = rest / 1_000_000
         let fraction = rest - second * 1_000_000
-        let era = year <= 0 ? " BC" : ""
-        let shownYear = year <= 0 ? 1 - year : year
-        return "\(pad(shownYear, 4))-\(pad(month, 2))-\(pad(day, 2)) \(pad(hour, 2)):\(pad(minute, 2)):"
-            + "\(pad(second, 2)).\(pad(fraction, 6))+00\(era)"
+        let era = year <= 0
+        let shownYear = era ? 1 - year : year
+        var yearWidth = 4
+        var power: Int64 = 10_000
+        while shownYear >= power && yearWidth < 19 {
+            yearWidth += 1
+            power = power &* 10
+        }
+        // The digits go straight into the string's storage: this runs for every timestamp a batch writes.
+        return String(unsafeUninitializedCapacity: yearWidth + 25 + (era ? 3 : 0)) { out in
+            var at = 0
+            func put(_ value: Int64, _ width: Int) {
+                var rest = value
+                for index in stride(from: at + width - 1, through: at, by: -1) {
+                    out[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                at += width
+            }
+            func put(_ text: StaticString) {
+                for index in 0..<text.utf8CodeUnitCount {
+                    out[at] = text.utf8Start[index]
+                    at += 1
+                }
+            }
+            put(shownYear, yearWidth)
+            put("-")
+            put(month, 2)
+            put("-")
+            put(day, 2)
+            put(" ")
+            put(hour, 2)
+            put(":")
+            put(minute, 2)
+            put(":")
+            put(second, 2)
+            put(".")
+            put(fraction, 6)
+            put("+00")
+            if era { put(" BC") }
+            return at
+        }
     }
 
     /// Parses `YYYY-MM-DD HH:MM:SS[.f][±HH[:MM[:SS]]][ BC]`; `infinity` maps to the distant future and past.
@@ -70,11 +108,6 @@ enum PostgresTimestamp {
         let days = Int64(CivilCalendar.days(year: Int(year), month: Int(month), day: Int(day)))
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return Date(timeIntervalSince1970: Double(seconds) + Double(micros) / 1_000_000)
-    }
-
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 }
 

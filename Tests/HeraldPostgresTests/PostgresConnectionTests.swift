@@ -25,6 +25,28 @@ import Testing
         #expect(throws: PostgresError.self) { try row.string("value") }
     }
 
+    /// Cells of many rows and columns, NULL, empty, multi-byte and long among them, each read back from its own
+    /// place in the result.
+    @Test func everyCellOfAResultKeepsItsPlace() throws {
+        let connection = try freshConnection()
+        let query = Query(
+            name: "test.cells",
+            sql: """
+                SELECT n, CASE n % 4 WHEN 0 THEN NULL WHEN 1 THEN '' WHEN 2 THEN 'ü' || n ELSE repeat('x', n * 50) END
+                    AS mixed, NULL::text AS empty
+                FROM generate_series(1, 60) AS n
+                """)
+        let rows = Array(try connection.query(query))
+        #expect(rows.count == 60)
+        for (index, row) in rows.enumerated() {
+            let n = index + 1
+            #expect(try row.int("n") == n)
+            let expected: String? = [nil, "", "ü\(n)", String(repeating: "x", count: n * 50)][n % 4]
+            #expect(try row.text("mixed") == expected)
+            #expect(try row.isNull("empty"))
+        }
+    }
+
     @Test func injectionLookingValueIsStoredNotExecuted() throws {
         let connection = try freshConnection()
         try connection.executeScript(Query(name: "test.create", sql: "CREATE TABLE people (name text NOT NULL)"))

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import Testing
 
 @testable import HeraldPostgres
@@ -30,6 +31,39 @@ import Testing
             let parsed = try #require(PostgresTimestamp.parse(PostgresTimestamp.format(date)))
             #expect(abs(parsed.timeIntervalSince(date)) < 0.000_002, "\(PostgresTimestamp.format(date))")
         }
+    }
+
+    /// The text written digit by digit is the text of the plain definition below, for instants from 4713 BC to
+    /// year 97,000, and at the edges of a year, a day and a second.
+    @Test func formatWritesThePlainDefinitionsText() {
+        var generator = SystemRandomNumberGenerator()
+        var micros = (0..<20_000).map { _ in
+            Int64.random(in: -210_866_803_200_000_000...3_000_000_000_000_000_000, using: &generator)
+        }
+        micros += [
+            0, -1, 1, 999_999, -62_135_596_800_000_000, -62_135_596_800_000_001, 253_402_300_799_999_999,
+            253_402_300_800_000_000,
+        ]
+        for value in micros {
+            let date = Date(timeIntervalSince1970: Double(value) / 1_000_000)
+            #expect(PostgresTimestamp.format(date) == Self.plainFormat(date))
+        }
+    }
+
+    /// `YYYY-MM-DD HH:MM:SS.ffffff+00`, with ` BC` for years before 1, each field padded with zeros.
+    static func plainFormat(_ date: Date) -> String {
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let digits = String(value)
+            return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        }
+        let micros = date.wholeMicrosecondsSince1970
+        let days = Int64(CivilCalendar.floorDiv(Int(micros), 86_400_000_000))
+        let rest = micros - days * 86_400_000_000
+        let civil = CivilCalendar.date(days: Int(days))
+        let year = Int64(civil.year)
+        let time = [rest / 3_600_000_000, rest / 60_000_000 % 60, rest / 1_000_000 % 60].map { pad($0, 2) }
+        return "\(pad(year <= 0 ? 1 - year : year, 4))-\(pad(Int64(civil.month), 2))-\(pad(Int64(civil.day), 2)) "
+            + time.joined(separator: ":") + ".\(pad(rest % 1_000_000, 6))+00" + (year <= 0 ? " BC" : "")
     }
 
     @Test func yearsBeforeOneUseTheBCSuffix() throws {
