@@ -173,14 +173,22 @@ public struct JSONParser {
         index += 1
         let start = index
         // The common case has no escape: one slice, decoded once.
+        var highBits: UInt8 = 0
         while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
             guard bytes[index] >= 0x20 else { throw Malformed() }
+            highBits |= bytes[index]
             index += 1
         }
         guard index < bytes.count else { throw Malformed() }
         if bytes[index] == UInt8(ascii: "\"") {
             let end = index
             index += 1
+            // ASCII is valid UTF-8 as it stands; only text with other bytes needs the validating decoder.
+            if highBits < 0x80 {
+                return bytes.withUnsafeBufferPointer {
+                    String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self)
+                }
+            }
             guard let text = String(validating: bytes[start..<end], as: UTF8.self) else { throw Malformed() }
             return text
         }

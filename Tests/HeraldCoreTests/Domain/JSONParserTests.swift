@@ -25,6 +25,25 @@ struct JSONParserTests {
     func refusesWhatJSONDoesNot(_ text: String) {
         #expect(throws: JSONParser.Malformed.self) { try JSONParser.parse(Array(text.utf8)) }
     }
+
+    /// A string of ASCII is taken as it stands, one with any other byte only when it is valid UTF-8: a lone
+    /// continuation byte, a cut sequence, an overlong form, a surrogate or a byte that UTF-8 never uses is refused,
+    /// with or without an escape before it.
+    @Test(
+        arguments: [
+            [0x80], [0xC3], [0xE2, 0x82], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xFF], [0x61, 0x80, 0x62],
+            [0x5C, 0x6E, 0xC3],
+        ] as [[UInt8]])
+    func refusesStringsThatAreNotUTF8(_ content: [UInt8]) {
+        #expect(throws: JSONParser.Malformed.self) { try JSONParser.parse([0x22] + content + [0x22]) }
+    }
+
+    @Test func keepsTheBytesOfAsciiAndOfMultiByteText() throws {
+        let ascii = String((0x20...0x7E).compactMap { $0 == 0x22 || $0 == 0x5C ? nil : Character(UnicodeScalar($0)) })
+        for text in [ascii, "\u{7F}", "é", "ユーザー", "😀 and ascii", ""] {
+            #expect(try JSONParser.parse(Array("\"\(text)\"".utf8)) == .string(text))
+        }
+    }
 }
 
 /// Reading member by member, as the stored-event codec does.
