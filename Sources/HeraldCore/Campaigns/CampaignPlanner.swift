@@ -45,7 +45,7 @@ public enum CampaignPlanner {
         if !lateZones.isEmpty { waves.append(wave(at: now, lateZones, lateRecipients, .pending)) }
         waves.sort { ($0.dueAt, $0.zones.first ?? "") < ($1.dueAt, $1.zones.first ?? "") }
         for index in waves.indices { waves[index].number = index + 1 }
-        return CampaignPlan(waves: waves, unknownZones: unknown.sorted(by: bytewise))
+        return CampaignPlan(waves: waves, unknownZones: unknown.sorted(by: UTF8Order.precedes))
     }
 
     private static func wave(
@@ -53,11 +53,7 @@ public enum CampaignPlanner {
     )
         -> PlannedWave
     {
-        PlannedWave(number: 0, dueAt: instant, zones: zones.sorted(by: bytewise), recipients: count, state: state)
-    }
-
-    /// Bytewise order, the order PostgreSQL's `COLLATE "C"` gives, so plans are stable across machines.
-    static func bytewise(_ lhs: String, _ rhs: String) -> Bool {
-        UTF8Order.precedes(lhs, rhs)
+        PlannedWave(
+            number: 0, dueAt: instant, zones: zones.sorted(by: UTF8Order.precedes), recipients: count, state: state)
     }
 }
