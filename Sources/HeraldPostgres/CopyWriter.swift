@@ -21,13 +21,38 @@ public final class CopyWriter {
         for index in row.indices {
             if index > 0 { bytes.append(0x09) }
             // Read in place: binding the element to a local would copy the existential, then destroy it.
-            if let text = row[index]?.postgresText {
-                try Self.escape(text, into: &bytes)
-            } else {
-                bytes.append(0x5C)  // \N
-                bytes.append(0x4E)
-            }
+            try Self.cell(row[index]?.postgresText, into: &bytes)
         }
+        try endRow(&bytes)
+    }
+
+    /// Appends one row of texts in PostgreSQL's input format; `nil` values become NULL. Unlike `append`, whose
+    /// row is an array of existentials (a box and a witness call per cell), a hot path's COPY hands over plain
+    /// strings.
+    public func append(texts row: [String?]) throws {
+        var bytes: [UInt8] = []
+        swap(&bytes, &buffer)
+        defer { swap(&bytes, &buffer) }
+        for index in row.indices {
+            if index > 0 { bytes.append(0x09) }
+            try Self.cell(row[index], into: &bytes)
+        }
+        try endRow(&bytes)
+    }
+
+    /// One cell: the escaped text, or `\N` for NULL.
+    @inline(__always)
+    private static func cell(_ text: String?, into bytes: inout [UInt8]) throws {
+        if let text {
+            try escape(text, into: &bytes)
+        } else {
+            bytes.append(0x5C)  // \N
+            bytes.append(0x4E)
+        }
+    }
+
+    /// Ends a row, and sends the buffer once it holds a chunk.
+    private func endRow(_ bytes: inout [UInt8]) throws {
         bytes.append(0x0A)
         if bytes.count >= Self.chunkSize {
             try connection.putCopyData(bytes)

@@ -67,9 +67,15 @@ enum PostgresTimestamp {
 
     /// Parses `YYYY-MM-DD HH:MM:SS[.f][±HH[:MM[:SS]]][ BC]`; `infinity` maps to the distant future and past.
     static func parse(_ text: String) -> Date? {
-        if text == "infinity" { return .distantFuture }
-        if text == "-infinity" { return .distantPast }
-        var scanner = DigitScanner(Array(text.utf8))
+        var text = text
+        return text.withUTF8 { parse(bytes: $0) }
+    }
+
+    /// `parse` over the text's UTF-8 bytes in place.
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        var scanner = DigitScanner(bytes)
+        if scanner.skip("infinity"), scanner.atEnd { return .distantFuture }
+        if scanner.skip("-infinity"), scanner.atEnd { return .distantPast }
         guard var year = scanner.number(minDigits: 4), scanner.skip("-"),
             let month = scanner.number(exactly: 2), scanner.skip("-"),
             let day = scanner.number(exactly: 2), scanner.skip(" ") || scanner.skip("T"),
@@ -113,10 +119,10 @@ enum PostgresTimestamp {
 
 /// Reads digits and punctuation from UTF-8 bytes, left to right.
 private struct DigitScanner {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     var atEnd: Bool { index == bytes.count }
 

@@ -81,6 +81,37 @@ import Testing
         #expect(stored == awkward)
     }
 
+    @Test func copyOfTextRowsStoresWhatAnArrayRowStores() throws {
+        let connection = try freshConnection()
+        try connection.executeScript(Self.createTable)
+        let labels: [String?] = [
+            "tab\there", "new\nline", #"back\slash"#, #"\N"#, "", nil, "ünïcødé 🎉",
+            String(repeating: "é\t", count: 4_000),
+        ]
+        // 9,000 rows of up to 12 KB cross the writer's 256 KB chunks many times.
+        let copied = try connection.copyIn(Query(name: "test.copy", sql: "COPY items (id, label, doc) FROM STDIN")) {
+            writer in
+            for id in 1...9_000 {
+                let doc: String? = id % 3 == 0 ? nil : #"{"id": \#(id)}"#
+                try writer.append(texts: [String(id), labels[id % labels.count], doc])
+            }
+        }
+        #expect(copied == 9_000)
+        let stored = try connection.query(
+            Query(name: "test.rows", sql: "SELECT id, label, doc->>'id' FROM items ORDER BY id"))
+        #expect(stored.count == 9_000)
+        for row in stored {
+            let id = try row.int(0)
+            #expect(try row.decode(String?.self, 1) == labels[id % labels.count])
+            #expect(try row.decode(String?.self, 2) == (id % 3 == 0 ? nil : String(id)))
+        }
+        #expect(throws: PostgresError.self) {
+            try connection.copyIn(Query(name: "test.copy", sql: "COPY items (id, label) FROM STDIN")) { writer in
+                try writer.append(texts: ["9001", "nul \u{00} inside"])
+            }
+        }
+    }
+
     @Test func copyOfManyRowsCrossesChunkBoundaries() throws {
         let connection = try freshConnection()
         try connection.executeScript(Self.createTable)

@@ -18,7 +18,10 @@ import Testing
         #expect(abs(date.timeIntervalSince1970 - seconds) < 0.000_000_5)
     }
 
-    @Test(arguments: ["", "2026-13-01 00:00:00+00", "2026-01-01", "2026-01-01 00:00:00+", "tomorrow"])
+    @Test(arguments: [
+        "", "2026-13-01 00:00:00+00", "2026-01-01", "2026-01-01 00:00:00+", "tomorrow", "infinity ", "infinit",
+        "-infinityx", "--infinity", "+infinity", "2026-01-01 00:00:00+00x",
+    ])
     func rejectsMalformedText(text: String) {
         #expect(PostgresTimestamp.parse(text) == nil)
     }
@@ -74,6 +77,7 @@ import Testing
 
     @Test func infinityMapsToDistantDates() {
         #expect(PostgresTimestamp.parse("infinity") == .distantFuture)
+        #expect(PostgresTimestamp.parse("-infinity") == .distantPast)
         #expect(PostgresTimestamp.format(.distantPast) == "-infinity")
     }
 

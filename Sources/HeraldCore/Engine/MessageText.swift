@@ -71,7 +71,8 @@ enum MessageText {
 
     /// The arguments of one event's templates: its scalar data plus Herald's own names.
     static func eventArguments(_ event: Event, category: Category) -> [String: TemplateValue] {
-        var arguments: [String: TemplateValue] = [:]
+        // Room for the data and Herald's seven names, so the table is sized once.
+        var arguments = [String: TemplateValue](minimumCapacity: event.data.count + 7)
         for (key, value) in event.data {
             if let argument = TemplateValue(value) { arguments[key] = argument }
         }

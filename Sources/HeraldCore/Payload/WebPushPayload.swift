@@ -16,11 +16,11 @@ public enum WebPushPayload {
 
     /// The headers: `TTL` always, `Urgency` from the content, `Topic` when the push replaces by collapse id.
     public static func headers(for content: PushContent) -> [String: String] {
-        var headers: [String: String] = [
-            "TTL": String(content.ttlSeconds),
-            "Urgency": urgency(for: content),
-            "Content-Type": "application/json",
-        ]
+        // Room for the topic too, so the table is sized once.
+        var headers = [String: String](minimumCapacity: 4)
+        headers["TTL"] = String(content.ttlSeconds)
+        headers["Urgency"] = urgency(for: content)
+        headers["Content-Type"] = "application/json"
         if let topicSource = content.isVisible ? content.collapseId : content.withdrawIds.last {
             headers["Topic"] = CollapseIdentifier.webPushTopic(for: topicSource)
         }

@@ -33,11 +33,11 @@ public enum DeliveryRepository {
         try connection.copyIn(copy) { writer in
             for row in rows {
                 let delivery = row.delivery
-                try writer.append([
+                try writer.append(texts: [
                     row.id, delivery.notificationId, row.eventSource, row.eventId, delivery.userId,
                     delivery.installationId, delivery.platform.rawValue, delivery.environment.rawValue, delivery.token,
                     delivery.kind.rawValue, headersJSON(delivery.headers), delivery.bodyText, delivery.collapseId,
-                    delivery.coalesceKey, delivery.priority, created, texts.date(delivery.availableAt),
+                    delivery.coalesceKey, String(delivery.priority), created, texts.date(delivery.availableAt),
                     texts.date(delivery.expiresAt),
                 ])
             }

@@ -35,6 +35,8 @@ enum BenchLimit {
         let now = Date()
         let body = String(repeating: "x", count: 180)
         let headers = #"{"apns-push-type":"alert","apns-priority":"10"}"#
+        let token = String(repeating: "a", count: 64)
+        let (created, expires) = (now.postgresText, now.addingTimeInterval(86_400).postgresText)
         do {
             _ = try connection.pipeline([PipelineRepository.beginQuery])
             var written = 0
@@ -42,10 +44,11 @@ enum BenchLimit {
                 for seq in range {
                     let user = seq % users
                     for slot in 0..<BenchPopulation.deviceCount(user) {
-                        try copy.append([
+                        // The writer and the row form the pipeline's deliveries use.
+                        try copy.append(texts: [
                             "d-\(seq)-\(slot)", "n-\(seq)", source, "e\(seq)", "u\(user)", "i\(user * 4 + slot)",
-                            "apns", "production", String(repeating: "a", count: 64), "alert", headers, body,
-                            "c-\(seq)", nil, 10, now, now, now.addingTimeInterval(86_400),
+                            "apns", "production", token, "alert", headers, body, "c-\(seq)", nil, "10", created,
+                            created, expires,
                         ])
                         written += 1
                     }
