@@ -15,44 +15,24 @@ public final class CopyWriter {
 
     /// Appends one row; `nil` values become NULL.
     public func append(_ row: [(any PostgresEncodable)?]) throws {
-        var bytes: [UInt8] = []
-        swap(&bytes, &buffer)
-        defer { swap(&bytes, &buffer) }
-        for index in row.indices {
-            if index > 0 { bytes.append(0x09) }
-            // Read in place: binding the element to a local would copy the existential, then destroy it.
-            try Self.cell(row[index]?.postgresText, into: &bytes)
-        }
-        try endRow(&bytes)
+        try append(texts: row.map { $0?.postgresText })
     }
 
-    /// Appends one row of texts in PostgreSQL's input format; `nil` values become NULL. Unlike `append`, whose
-    /// row is an array of existentials (a box and a witness call per cell), a hot path's COPY hands over plain
-    /// strings.
+    /// Appends one row of texts in PostgreSQL's input format; `nil` values become NULL. A hot path's COPY hands
+    /// over plain strings: an array of existentials costs a box and a witness call per cell.
     public func append(texts row: [String?]) throws {
         var bytes: [UInt8] = []
         swap(&bytes, &buffer)
         defer { swap(&bytes, &buffer) }
         for index in row.indices {
             if index > 0 { bytes.append(0x09) }
-            try Self.cell(row[index], into: &bytes)
+            if let text = row[index] {
+                try Self.escape(text, into: &bytes)
+            } else {
+                bytes.append(0x5C)  // \N
+                bytes.append(0x4E)
+            }
         }
-        try endRow(&bytes)
-    }
-
-    /// One cell: the escaped text, or `\N` for NULL.
-    @inline(__always)
-    private static func cell(_ text: String?, into bytes: inout [UInt8]) throws {
-        if let text {
-            try escape(text, into: &bytes)
-        } else {
-            bytes.append(0x5C)  // \N
-            bytes.append(0x4E)
-        }
-    }
-
-    /// Ends a row, and sends the buffer once it holds a chunk.
-    private func endRow(_ bytes: inout [UInt8]) throws {
         bytes.append(0x0A)
         if bytes.count >= Self.chunkSize {
             try connection.putCopyData(bytes)
