@@ -30,7 +30,7 @@ extension PostgresConnection {
         var serverError: PostgresError?
         while let result = PQgetResult(handle) {
             if PQresultStatus(result) == PGRES_COMMAND_OK {
-                copied = Self.makeResult(result).affectedRows
+                copied = PostgresResult.affectedRows(of: result)
             } else if serverError == nil {
                 serverError = error(from: result)
             }

@@ -60,13 +60,16 @@ extension PostgresConnection {
                 }
                 continue
             }
-            defer { PQclear(result) }
+            // A statement's rows own their libpq result; every other result is freed here.
+            var adopted = false
+            defer { if !adopted { PQclear(result) } }
             let status = PQresultStatus(result)
             switch reader.result(isSync: status == PGRES_PIPELINE_SYNC) {
             case .finished: break reading
             case .record(let index):
                 if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY {
-                    results.append(Self.makeResult(result))
+                    results.append(PostgresResult(adopting: result))
+                    adopted = true
                 } else {
                     if status != PGRES_PIPELINE_ABORTED {
                         firstError = firstError ?? error(from: result).at(statement: index)

@@ -90,15 +90,15 @@ public final class PostgresConnection {
         return name
     }
 
-    /// Converts a libpq result into rows, or into an error; always frees it.
+    /// Converts a libpq result into rows, which own it, or into an error, after which it is freed.
     func consume(_ result: OpaquePointer?) throws -> PostgresResult {
         guard let result else { throw connectionError() }
-        defer { PQclear(result) }
         let status = PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else {
+            defer { PQclear(result) }
             throw error(from: result)
         }
-        return Self.makeResult(result)
+        return PostgresResult(adopting: result)
     }
 
     /// The error a failed result describes; a broken session always reads as a lost connection.
@@ -117,27 +117,6 @@ public final class PostgresConnection {
     func connectionError() -> PostgresError {
         let message = String(cString: PQerrorMessage(handle))
         return PostgresError(kind: isConnected ? .other : .connectionLost, message: message)
-    }
-
-    static func makeResult(_ result: OpaquePointer) -> PostgresResult {
-        let rowCount = Int(PQntuples(result))
-        let columnCount = Int(PQnfields(result))
-        let columns = (0..<columnCount).map { String(cString: PQfname(result, Int32($0))) }
-        var cells: [String?] = []
-        cells.reserveCapacity(rowCount * columnCount)
-        for row in 0..<Int32(rowCount) {
-            for column in 0..<Int32(columnCount) {
-                if PQgetisnull(result, row, column) == 1 {
-                    cells.append(nil)
-                } else {
-                    let length = Int(PQgetlength(result, row, column))
-                    let bytes = UnsafeRawPointer(PQgetvalue(result, row, column)!).assumingMemoryBound(to: UInt8.self)
-                    cells.append(String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self))
-                }
-            }
-        }
-        let affected = Int(String(cString: PQcmdTuples(result))) ?? rowCount
-        return PostgresResult(columns: columns, cells: cells, affectedRows: affected)
     }
 
     /// Renders parameters as text; a NUL byte cannot travel in a C string, nor be stored in PostgreSQL text.

@@ -1,6 +1,7 @@
+internal import CLibPQ
 import Glibc
 
-/// The rows and columns of one statement's result, copied out of libpq so it can cross threads.
+/// The rows and columns of one statement's result. It can cross threads: nothing in it changes once made.
 public struct PostgresResult: Sendable, RandomAccessCollection {
     /// Column names in result order.
     public var columns: [String] { storage.columns }
@@ -10,9 +11,21 @@ public struct PostgresResult: Sendable, RandomAccessCollection {
     let storage: Storage
 
     /// Shared, immutable cell storage; rows refer into it instead of copying.
-    final class Storage: Sendable {
+    ///
+    /// A result from the server keeps libpq's own result and reads a cell's text out of it when the cell is asked
+    /// for: a batch reads thousands of cells and many of them never, and one block freed at the end costs far less
+    /// than a string made and destroyed per cell. libpq never changes a result after returning it, so reading it
+    /// from several threads at once is safe; it is freed once, when the last row referring to it is gone.
+    final class Storage: @unchecked Sendable {
+        /// Where the cells' texts are: libpq's result, or texts given (an empty result, a test's rows).
+        enum Cells {
+            case libpq(OpaquePointer)
+            case texts([String?])
+        }
+
         let columns: [String]
-        let cells: [String?]
+        let rowCount: Int
+        private let cells: Cells
         /// Column positions by name, in an open-addressed table of a power-of-two size at least twice the columns
         /// (-1 for an empty slot). Rows are read by name cell by cell, and a name's length and first and last
         /// bytes find its slot for a fraction of what a dictionary's full hash of the name costs. Names match byte
@@ -21,8 +34,9 @@ public struct PostgresResult: Sendable, RandomAccessCollection {
         /// The columns' names as UTF-8 bytes, compared with a wanted name's bytes in place.
         private let names: [[UInt8]]
 
-        init(columns: [String], cells: [String?]) {
+        init(columns: [String], rowCount: Int, cells: Cells) {
             self.columns = columns
+            self.rowCount = rowCount
             self.cells = cells
             let names = columns.map { Array($0.utf8) }
             var size = 8
@@ -40,6 +54,24 @@ public struct PostgresResult: Sendable, RandomAccessCollection {
             }
             self.names = names
             self.slots = slots
+        }
+
+        deinit {
+            if case .libpq(let result) = cells { PQclear(result) }
+        }
+
+        /// The text of the cell at `row` and `column` (both within bounds); nil for SQL NULL.
+        func text(row: Int, column: Int) -> String? {
+            switch cells {
+            case .texts(let texts):
+                return texts[row * columns.count + column]
+            case .libpq(let result):
+                let (row, column) = (Int32(row), Int32(column))
+                if PQgetisnull(result, row, column) == 1 { return nil }
+                let length = Int(PQgetlength(result, row, column))
+                let bytes = UnsafeRawPointer(PQgetvalue(result, row, column)!).assumingMemoryBound(to: UInt8.self)
+                return String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self)
+            }
         }
 
         /// The position of the first column named `name`, or nil.
@@ -71,15 +103,30 @@ public struct PostgresResult: Sendable, RandomAccessCollection {
         }
     }
 
+    /// A result of `cells`, row after row.
     init(columns: [String], cells: [String?], affectedRows: Int) {
-        self.storage = Storage(columns: columns, cells: cells)
+        let rowCount = columns.isEmpty ? 0 : cells.count / columns.count
+        self.storage = Storage(columns: columns, rowCount: rowCount, cells: .texts(cells))
         self.affectedRows = affectedRows
+    }
+
+    /// The rows of libpq's successful `result`, which this result now owns and frees.
+    init(adopting result: OpaquePointer) {
+        let rowCount = Int(PQntuples(result))
+        let columns = (0..<PQnfields(result)).map { String(cString: PQfname(result, $0)) }
+        self.storage = Storage(columns: columns, rowCount: rowCount, cells: .libpq(result))
+        self.affectedRows = Self.affectedRows(of: result)
+    }
+
+    /// The rows a successful libpq `result` changed, from its command tag, or the rows it returned.
+    static func affectedRows(of result: OpaquePointer) -> Int {
+        Int(String(cString: PQcmdTuples(result))) ?? Int(PQntuples(result))
     }
 
     /// The first row index.
     public var startIndex: Int { 0 }
     /// One past the last row index.
-    public var endIndex: Int { storage.columns.isEmpty ? 0 : storage.cells.count / storage.columns.count }
+    public var endIndex: Int { storage.rowCount }
 
     /// The row at `position`.
     public subscript(position: Int) -> PostgresRow { PostgresRow(storage: storage, row: position) }

@@ -9,7 +9,7 @@ public struct PostgresRow: Sendable {
         guard column >= 0, column < count else {
             throw PostgresError(kind: .decoding, message: "no column at index \(column)")
         }
-        return storage.cells[row * count + column]
+        return storage.text(row: row, column: column)
     }
 
     /// The raw text of a cell by column name; `nil` for SQL NULL.

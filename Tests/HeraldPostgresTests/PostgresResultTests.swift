@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 import Testing
 
 @testable import HeraldPostgres
@@ -60,5 +62,49 @@ import Testing
             guard let error = error as? PostgresError else { return false }
             return error.kind == .decoding && error.debugDescription.contains("missing")
         }
+    }
+
+    static let numbered = Query(
+        name: "test.result_numbered",
+        sql: """
+            SELECT n, CASE WHEN n % 3 = 0 THEN NULL ELSE 'ü-' || n END AS label
+            FROM generate_series(1, $1::int) AS n
+            """)
+
+    /// The rows a server returned stay readable after the connection ran other statements and after it is gone:
+    /// they hold the server's result, not the connection.
+    @Test func rowsOutliveTheirConnection() throws {
+        var connection: PostgresConnection? = try freshConnection()
+        let first = try connection!.query(Self.numbered, [300])
+        let later = try connection!.pipeline([BoundQuery(Self.numbered, [5]), BoundQuery(Self.numbered, [7])])
+        connection = nil
+        #expect(first.count == 300 && first.affectedRows == 300)
+        #expect(later.map(\.count) == [5, 7])
+        for (index, row) in first.enumerated() {
+            let n = index + 1
+            #expect(try row.int("n") == n)
+            #expect(try row.text("label") == (n % 3 == 0 ? nil : "ü-\(n)"))
+        }
+        #expect(try later[1][6].int(0) == 7)
+    }
+
+    /// One result read by many threads at once reads the same cells in each; a row kept apart keeps its result
+    /// alive after the result itself is gone.
+    @Test func oneResultIsReadByManyThreadsAtOnce() throws {
+        let connection = try freshConnection()
+        let shared = try connection.query(Self.numbered, [2_000])
+        let sums = Mutex([Int](repeating: 0, count: 8))
+        DispatchQueue.concurrentPerform(iterations: 8) { lane in
+            var sum = 0
+            for row in shared {
+                sum += (try? row.int("n")) ?? -1_000_000
+                sum += (try? row.text("label"))?.utf8.count ?? 0
+            }
+            sums.withLock { $0[lane] = sum }
+        }
+        let expected = (1...2_000).reduce(0) { $0 + $1 + ($1 % 3 == 0 ? 0 : "ü-\($1)".utf8.count) }
+        #expect(sums.withLock { $0 } == [Int](repeating: expected, count: 8))
+        let kept = try connection.query(Self.numbered, [2_000])[1_998]
+        #expect(try kept.text("label") == "ü-1999")
     }
 }
