@@ -89,7 +89,7 @@ import Testing
             try Conninfo.sessionSettings(for: conninfo, environment: environment).first { $0.key == "options" }?.value
         }
         let fromEnvironment = ["PGOPTIONS": "-c plan_cache_mode=force_generic_plan"]
-        let cost = "-c random_page_cost=1.1"
+        let cost = "-c random_page_cost=1.1 -c max_parallel_workers_per_gather=0"
         #expect(
             try options("dbname=x", fromEnvironment)
                 == "\(cost) -c plan_cache_mode=force_generic_plan -c DateStyle=ISO -c TimeZone=UTC")
@@ -101,16 +101,23 @@ import Testing
 
     /// A session plans with `random_page_cost` 1.1 unless the conninfo's options choose another value.
     @Test func sessionsPlanKeyLookupsAsIndexLookupsUnlessTheOptionsSayOtherwise() throws {
+        #expect(try sessionSetting("random_page_cost", options: nil) == "1.1")
+        #expect(try sessionSetting("random_page_cost", options: "3") == "3")
+    }
+
+    /// A session plans without parallel workers unless the conninfo's options allow them.
+    @Test func sessionsPlanWithoutParallelWorkersUnlessTheOptionsSayOtherwise() throws {
+        #expect(try sessionSetting("max_parallel_workers_per_gather", options: nil) == "0")
+        #expect(try sessionSetting("max_parallel_workers_per_gather", options: "2") == "2")
+    }
+
+    /// The server parameter `name` as a session on a fresh database sees it, with `value` set in the conninfo's
+    /// options when given.
+    private func sessionSetting(_ name: String, options value: String?) throws -> String {
         let conninfo = try TemporaryPostgres.freshDatabase()
-        func cost(_ options: String?) throws -> String {
-            let target = try options.map {
-                try Conninfo.addingServerParameters([("random_page_cost", $0)], to: conninfo)
-            }
-            let connection = try PostgresConnection(conninfo: target ?? conninfo)
-            return try connection.query(Query(name: "t.cost", sql: "SHOW random_page_cost")).single().string(0)
-        }
-        #expect(try cost(nil) == "1.1")
-        #expect(try cost("3") == "3")
+        let target = try value.map { try Conninfo.addingServerParameters([(name, $0)], to: conninfo) }
+        let connection = try PostgresConnection(conninfo: target ?? conninfo)
+        return try connection.query(Query(unsafeSQL: "SHOW \(name)", name: "t.show_\(name)")).single().string(0)
     }
 
     @Test func sessionsKeepTheirPeerAliveChecked() throws {
