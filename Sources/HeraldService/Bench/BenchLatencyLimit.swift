@@ -48,17 +48,18 @@ enum BenchLatencyLimit {
     /// Writes `seconds` × 1,000 events of `source` in batches of 10 at `pace`, each part from one thread, with no
     /// worker running.
     static func run(
-        _ service: BenchService, population: BenchPopulation, source: String, seconds: Int, users: Int, pace: Pace
+        _ service: BenchService, population: BenchPopulation, source: String, seconds: Int, rows: BenchLimitRows,
+        pace: Pace
     ) throws -> Part {
         let count = seconds * 1_000
         let batches = try batches(population, source: source, count: count)
         let start = ContinuousClock.now
         var cpuStart = service.cpu.read()
-        let seqs = try write(service, batches, pace: pace) { rows, connection in try store(rows, on: connection) }
+        let seqs = try write(service, batches, pace: pace) { events, connection in try store(events, on: connection) }
         let ingest = service.cpu.usage(since: cpuStart, events: count)
         cpuStart = service.cpu.read()
         let deliveries = try write(service, seqs, pace: pace) { seqs, connection in
-            try BenchLimit.writeWithStatements(seqs, source: source, users: users, on: connection)
+            try BenchLimit.writeWithStatements(seqs, source: source, rows: rows, on: connection)
         }.reduce(0, +)
         let decisions = service.cpu.usage(since: cpuStart, events: count)
         return Part(
@@ -71,16 +72,16 @@ enum BenchLatencyLimit {
     /// each POST's events before its commit would write at least, since ingest must commit what it accepted before it
     /// answers and a batch must write its rows. Returns the CPU it cost.
     static func together(
-        _ service: BenchService, population: BenchPopulation, source: String, seconds: Int, users: Int
+        _ service: BenchService, population: BenchPopulation, source: String, seconds: Int, rows: BenchLimitRows
     ) throws -> BenchCPU.Usage {
         let count = seconds * 1_000
         let batches = try batches(population, source: source, count: count)
         let cpuStart = service.cpu.read()
-        _ = try write(service, batches, pace: .latency) { rows, connection in
+        _ = try write(service, batches, pace: .latency) { events, connection in
             do {
                 _ = try connection.pipeline([PipelineRepository.beginQuery])
                 return try BenchLimit.writeWithStatements(
-                    try store(rows, on: connection), source: source, users: users, opened: true, on: connection)
+                    try store(events, on: connection), source: source, rows: rows, opened: true, on: connection)
             } catch {
                 PipelineRepository.abandon(connection)
                 throw error

@@ -17,23 +17,45 @@ struct BenchPopulation {
     /// Devices of user `index`: one to three, cycling through the platforms.
     static func deviceCount(_ index: Int) -> Int { index % 3 + 1 }
 
+    /// The platforms users' devices take in turn.
+    static let platforms: [Device.Platform] = [.apns, .fcm, .webpush]
+
+    /// The turn of device `slot` of user `index`: its platform's position in `platforms`.
+    static func turn(_ index: Int, slot: Int) -> Int { (index + slot) % platforms.count }
+
+    /// The platform of device `slot` of user `index`.
+    static func platform(_ index: Int, slot: Int) -> Device.Platform { platforms[turn(index, slot: slot)] }
+
+    /// The installation id of device `slot` of user `index`.
+    static func installationId(_ index: Int, slot: Int) -> String { "i\(index * 4 + slot)" }
+
+    /// The push token of device `slot` of user `index` as its queue rows carry it: the APNs or FCM token, or the
+    /// Web Push endpoint.
+    static func token(_ index: Int, slot: Int) -> String {
+        let seed = index * 4 + slot
+        switch platform(index, slot: slot) {
+        case .apns:
+            let hex = String(seed, radix: 16)
+            return String(repeating: "0", count: 64 - hex.count) + hex
+        case .fcm: return "fcm\(seed):APA91b" + String(repeating: "k", count: 120)
+        default: return "https://push.example.net/\(seed)"
+        }
+    }
+
     /// One import line for user `index`.
     func importLine(_ index: Int) -> String {
         var devices: [String] = []
         for slot in 0..<Self.deviceCount(index) {
-            let seed = index * 4 + slot
-            let installation = #""installation_id":"i\#(seed)""#
-            switch (index + slot) % 3 {
-            case 0:
-                let hex = String(seed, radix: 16)
-                let token = String(repeating: "0", count: 64 - hex.count) + hex
+            let installation = #""installation_id":"\#(Self.installationId(index, slot: slot))""#
+            let token = Self.token(index, slot: slot)
+            switch Self.platform(index, slot: slot) {
+            case .apns:
                 devices.append(#"{\#(installation),"platform":"apns","token":"\#(token)","app_id":"com.bench"}"#)
-            case 1:
-                let token = "fcm\(seed):APA91b" + String(repeating: "k", count: 120)
+            case .fcm:
                 devices.append(#"{\#(installation),"platform":"fcm","token":"\#(token)","app_id":"com.bench"}"#)
             default:
                 devices.append(
-                    #"{\#(installation),"platform":"webpush","token":{"endpoint":"https://push.example.net/\#(seed)","#
+                    #"{\#(installation),"platform":"webpush","token":{"endpoint":"\#(token)","#
                         + #""p256dh":"\#(Self.p256dh)","auth":"tBHItJI5svbpez7KI4CCXg"},"app_id":"com.bench"}"#)
             }
         }

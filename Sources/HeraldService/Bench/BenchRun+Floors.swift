@@ -22,15 +22,15 @@ extension BenchRun {
     mutating func latencyLimit(_ results: [String: Any]) throws -> [String: Any] {
         let paced = try BenchLatencyLimit.run(
             service, population: population, source: "bench-latency-limit", seconds: sizes.latencySeconds,
-            users: sizes.users, pace: .latency)
+            rows: limitRows, pace: .latency)
         try settle()
         let backToBack = try BenchLatencyLimit.run(
             service, population: population, source: "bench-latency-back-to-back", seconds: sizes.latencySeconds,
-            users: sizes.users, pace: .backToBack)
+            rows: limitRows, pace: .backToBack)
         try settle()
         let together = try BenchLatencyLimit.together(
             service, population: population, source: "bench-latency-together", seconds: sizes.latencySeconds,
-            users: sizes.users)
+            rows: limitRows)
         let own = paced.cpu.totalPerEvent
         let unpaced = backToBack.cpu.totalPerEvent
         let over = { (value: Double, base: Double?) in base.map { $0 > 0 ? value / $0 : 0 } ?? 0 }

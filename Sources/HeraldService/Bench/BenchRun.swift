@@ -10,6 +10,8 @@ struct BenchRun {
     /// Statements to print after the pipeline and latency phases (`--explain-top`); 0 for none.
     let explainTop: Int
     var table = BenchTable()
+    /// The shapes of the limit phases' rows, from a sample decision once the population is loaded.
+    var limitRows = BenchLimitRows(shapes: [], users: 1, tokens: [])
 
     init(service: BenchService, sizes: BenchCommand.Sizes, explainTop: Int = 0) {
         self.service = service
@@ -30,12 +32,13 @@ struct BenchRun {
         let loadSeconds = BenchStatistics.seconds(since: started)
         table.add("population: users (1-3 devices, 12 zones)", "\(sizes.users) in \(fmt(loadSeconds, 1)) s")
         results["population"] = ["users": sizes.users, "load_seconds": loadSeconds]
+        limitRows = try BenchLimitRows.sample(service, users: sizes.users)
 
         BenchCommand.progress("limit")
         try preload(source: "bench-limit", count: sizes.limitEvents)
         var cpuStart = service.cpu.read()
         let limit = try BenchLimit.run(
-            service, source: "bench-limit", users: sizes.users, batch: batch, writers: workers)
+            service, source: "bench-limit", rows: limitRows, batch: batch, writers: workers)
         var cpu = service.cpu.usage(since: cpuStart, events: limit.events)
         let limitRate = BenchStatistics.rate(limit.events, seconds: limit.seconds)
         let limitDeliveries = BenchStatistics.rate(limit.deliveries, seconds: limit.seconds)
