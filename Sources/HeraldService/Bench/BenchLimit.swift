@@ -81,7 +81,8 @@ enum BenchLimit {
         for seq in range {
             let user = rows.user(seq)
             let queued = (0..<BenchPopulation.deviceCount(user)).map { slot in
-                DeliveryRow(rows.delivery(seq, slot: slot, at: now), eventSource: source, eventId: "e\(seq)")
+                DeliveryRow(
+                    rows.delivery(seq, slot: slot, at: now), eventSource: source, eventId: BenchLimitRows.eventId(seq))
             }
             deliveries += queued
             let notification = BenchLimitRows.notificationId(seq)
