@@ -87,6 +87,8 @@ jq -e '([.limit.events_per_second, .limit.deliveries_per_second, .pipeline.event
     and (.mixed.backlog | type == "number" and . >= 0)
     and (.read_limit.herald_deciding_cpu_us_per_event | type == "number")
     and ([.latency.watcher_cores, .latency.watcher_herald_cores] | all(type == "number" and . >= 0))
+    and (.latency.disk_flush | (.samples > 0) and ([.p50_ms, .p99_ms, .max_ms, .stalls_20ms, .stalled_ms]
+            | all(type == "number" and . >= 0)))
     and (.latency.split | [.wait_p50_ms, .wait_p99_ms, .batch_p50_ms, .batch_p99_ms, .slowest_wait_mean_ms,
             .slowest_batch_mean_ms] | all(type == "number"))
     and (.targets | length == 10 and all(.[]; (.value | type == "number") and (.met | type == "boolean")))

@@ -73,18 +73,20 @@ extension BenchRun {
             source == "bench-latency" ? try BenchLatencyWatch.ownCost(service, seconds: sizes.quick ? 1 : 5) : nil
         let firstSeq = try service.database { try BenchRepository.nextEventSeq(on: $0) }
         let cpuStart = service.cpu.read()
-        // Lane 0 posts, lane 1 watches.
-        let lanes = try BenchThreads.run(2) { [service] lane in
-            if lane == 0 {
-                return (
-                    posts: try client.steady(bodies: bodies, interval: 0.01, connections: 4),
-                    watch: BenchLatencyWatch.Watch()
-                )
+        // Lane 0 posts, lane 1 watches; the disk under the database is probed all along.
+        let (lanes, disk) = try BenchDiskProbe.during(folder: service.folder) { _ in
+            try BenchThreads.run(2) { [service] lane in
+                if lane == 0 {
+                    return (
+                        posts: try client.steady(bodies: bodies, interval: 0.01, connections: 4),
+                        watch: BenchLatencyWatch.Watch()
+                    )
+                }
+                let watch = try BenchLatencyWatch.watch(
+                    service, source: source, firstSeq: firstSeq, expected: count,
+                    interval: BenchLatencyWatch.interval, timeout: Double(seconds) + 120)
+                return (posts: [Double](), watch: watch)
             }
-            let watch = try BenchLatencyWatch.watch(
-                service, source: source, firstSeq: firstSeq, expected: count, interval: BenchLatencyWatch.interval,
-                timeout: Double(seconds) + 120)
-            return (posts: [Double](), watch: watch)
         }
         let watch = lanes[1].watch
         // The watcher is the benchmark's, not Herald's: its thread and its server process are measured apart and
@@ -113,6 +115,10 @@ extension BenchRun {
             table.add(
                 "latency: the watcher's polls p50/p99 ms (its CPU, left out above)",
                 polls.map { fmt($0, 2) }.joined(separator: " / "), cpu: watcherCPU)
+            table.add(
+                "latency: the disk's flush of 8 kB every 50 ms, p50/p99/max ms (≥ 20 ms: count, ms in all)",
+                [disk.p50, disk.p99, disk.max].map { fmt($0, 1) }.joined(separator: " / ")
+                    + " (\(disk.stalls), \(fmt(disk.stalledMilliseconds, 0)))")
         }
         var watching: [String: Any] = [:]
         if let watcher {
@@ -125,6 +131,7 @@ extension BenchRun {
             "rate_per_second": 1_000, "seconds": seconds, "events": count, "observed": delays.count,
             "p50_ms": figures[0], "p95_ms": figures[1], "p99_ms": figures[2], "post_p50_ms": posts[0],
             "post_p99_ms": posts[1], "poll_p50_ms": polls[0], "poll_p99_ms": polls[1], "split": split.json,
+            "disk_flush": disk.json,
             "watcher_cpu_herald_us_per_event": watcherCPU.heraldPerEvent,
             "watcher_cpu_postgres_us_per_event": watcherCPU.postgresPerEvent ?? 0,
         ]) { $1 }
