@@ -77,10 +77,12 @@ enum BenchCommand {
                 Thread.sleep(forTimeInterval: 10)
                 exit(128 + number)
             }
+            // The commit checked out as the run starts: one made during a run's minutes must not name it.
+            let commit = gitCommit()
             var run = BenchRun(service: service, sizes: sizes, explainTop: explainTop)
             var results = try run.measure()
             results["quick"] = sizes.quick
-            results["git_commit"] = gitCommit()
+            results["git_commit"] = commit
             results["machine"] = [
                 "cores": ProcessInfo.processInfo.activeProcessorCount,
                 "memory_mb": Int(ProcessInfo.processInfo.physicalMemory / 1_048_576),
