@@ -210,7 +210,9 @@ async function renderCampaign(root, id, session) {
       wavesTable(campaign.waves, true),
       el("div", { class: "toolbar" }, cancel),
     );
-    return active;
+    // A completed campaign's last decisions may still be on their way: it is followed until the server says its
+    // progress can no longer move.
+    return !campaign.settled;
   };
   const poll = async () => {
     try {

@@ -194,17 +194,13 @@ enum CampaignCommand {
             let planned = waves.filter { $0["state"]?.scalarText != "skipped" }
                 .reduce(0) { $0 + (Int($1["planned"]?.scalarText ?? "") ?? 0) }
             let decided = Int(reply.body["decided"]?.scalarText ?? "") ?? 0
-            let enqueued = Int(reply.body["enqueued"]?.scalarText ?? "") ?? 0
             let status = reply.body["status"]?.scalarText ?? "unknown"
             var current = progress ?? CampaignProgress(planned: planned)
             current.planned = planned
             current.observed(decided: decided, at: Date())
             progress = current
-            let finished = status == "completed" || status == "canceled"
-            // A completed campaign's last decisions may still be on their way through the pipeline. It waits for
-            // those handed to the pipeline, which can be fewer than planned: a user who moved to a zone whose wave
-            // had already run, or who was deleted, was planned and never sent.
-            let settled = finished && (status == "canceled" || decided >= enqueued)
+            // The server says when the progress can no longer move (`CampaignView.settled`).
+            let settled = reply.body["settled"]?.scalarText == "true"
             if terminal {
                 StandardOutput.write("\r\u{1B}[K" + current.bar(decided: decided, status: status))
                 if settled { StandardOutput.write("\n") }

@@ -15,6 +15,14 @@ enum CampaignView {
         return waves.contains { $0.state == "running" || $0.state == "done" } ? "running" : "scheduled"
     }
 
+    /// Whether a campaign's progress can no longer move, so a client following it may stop: canceled, or
+    /// completed with every recipient it handed to the pipeline decided. Handed out can be fewer than planned (a
+    /// user who moved to a zone whose wave had already run, or who was deleted, was planned and never sent), and a
+    /// completed campaign's last decisions may still be on their way through the pipeline.
+    static func settled(status: String, decided: Int, enqueued: Int) -> Bool {
+        status == "canceled" || (status == "completed" && decided >= enqueued)
+    }
+
     /// The whole campaign with its waves; `outcomes` are the decisions per wave and outcome.
     static func full(
         _ campaign: CampaignRecord, waves: [CampaignWaveRecord], outcomes: [Int: [String: Int]]
@@ -44,6 +52,10 @@ enum CampaignView {
             })
         members["decided"] = .int(decided)
         members["delivered"] = .int(delivered)
+        members["settled"] = .bool(
+            settled(
+                status: status(campaign, waves: waves), decided: decided,
+                enqueued: waves.reduce(0) { $0 + $1.enqueued }))
         return .object(members)
     }
 

@@ -39,18 +39,19 @@ struct CampaignCommandTests {
         #expect(listed.refused?.status == 403)
     }
 
-    @Test("A completed campaign that handed out fewer than it planned is followed to its end")
-    func followEndsWhenWhatWasEnqueuedIsDecided() throws {
+    @Test("A completed campaign is followed until the server says it is settled")
+    func followEndsWhenTheCampaignIsSettled() throws {
         var polls = 0
         let status = try CampaignCommand.follow("movers") { path in
             polls += 1
             #expect(path == "/v1/campaigns/movers")
-            // One user moved to a zone whose wave had run: planned 3, handed out 2.
+            // Completed on the first poll, with one of the two it handed out still being decided.
             guard polls <= 2 else { throw CampaignClient.Failure(description: "still following") }
             return CampaignClient.Reply(
                 status: 200,
                 body: .object([
                     "status": .string("completed"), "enqueued": .int(2), "decided": .int(polls == 1 ? 1 : 2),
+                    "settled": .bool(polls == 2),
                     "waves": .array([.object(["state": .string("done"), "planned": .int(3)])]),
                 ]))
         }

@@ -74,8 +74,15 @@ struct CampaignExecutionTests {
 
         harness.clock.set(ISO8601.parse("2026-12-01T09:00:00Z")!)
         #expect(try await CampaignTestSupport.runDue(harness).reduce(0) { $0 + $1.enqueued } == 270)
+        // Every wave handed out: completed, but not settled while its last recipients wait in the pipeline.
+        let handedOut = await harness.send(.get, "/v1/campaigns/digest-1")
+        #expect(handedOut.json["status"]?.stringValue == "completed")
+        #expect(handedOut.json["decided"]?.intValue == 150)
+        #expect(handedOut.json["settled"] == .bool(false))
+        #expect(midway.json["settled"] == .bool(false))
         try await harness.decideAll()
         let done = await harness.send(.get, "/v1/campaigns/digest-1")
+        #expect(done.json["settled"] == .bool(true))
         #expect(done.json["status"]?.stringValue == "completed")
         #expect(done.json["decided"]?.intValue == 420)
         #expect(done.json["delivered"]?.intValue == 418)
