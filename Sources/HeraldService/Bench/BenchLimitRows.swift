@@ -68,29 +68,27 @@ struct BenchLimitRows: Sendable {
     func delivery(_ seq: Int, slot: Int, at now: Date) -> Delivery {
         let user = user(seq)
         var delivery = shapes[BenchPopulation.turn(user, slot: slot)].delivery
+        let notification = Self.notificationId(seq)
         delivery.userId = "u\(user)"
         delivery.installationId = BenchPopulation.installationId(user, slot: slot)
         delivery.token = tokens[user * 4 + slot]
-        delivery.notificationId = Self.notificationId(seq)
-        delivery.collapseId = delivery.collapseId.map { _ in Self.notificationId(seq) }
+        delivery.notificationId = notification
+        delivery.collapseId = delivery.collapseId.map { _ in notification }
         delivery.eventId = Self.eventId(seq)
         delivery.availableAt = now
         delivery.expiresAt = now.addingTimeInterval(86_400)
         return delivery
     }
 
-    /// The COPY texts of device `slot`'s queue row for the event `seq`, in `BenchRepository.copyDeliveries`' order.
+    /// The COPY texts of device `slot`'s queue row for the event `seq`, in `BenchRepository.copyDeliveries`' order:
+    /// `delivery`'s fields, with the shape's headers and body as texts made once.
     func copyTexts(_ seq: Int, slot: Int, source: String, created: String, expires: String) -> [String?] {
-        let user = user(seq)
-        let shape = shapes[BenchPopulation.turn(user, slot: slot)]
-        let notification = Self.notificationId(seq)
+        let shape = shapes[BenchPopulation.turn(user(seq), slot: slot)]
+        let row = delivery(seq, slot: slot, at: Date(timeIntervalSince1970: 0))
         return [
-            Self.deliveryId(seq, slot: slot), notification, source, Self.eventId(seq), "u\(user)",
-            BenchPopulation.installationId(user, slot: slot), shape.delivery.platform.rawValue,
-            shape.delivery.environment.rawValue, tokens[user * 4 + slot],
-            shape.delivery.kind.rawValue, shape.headersText, shape.bodyText,
-            shape.delivery.collapseId.map { _ in notification }, nil, String(shape.delivery.priority), created, created,
-            expires,
+            Self.deliveryId(seq, slot: slot), row.notificationId, source, row.eventId, row.userId, row.installationId,
+            row.platform.rawValue, row.environment.rawValue, row.token, row.kind.rawValue, shape.headersText,
+            shape.bodyText, row.collapseId, row.coalesceKey, String(row.priority), created, created, expires,
         ]
     }
 
