@@ -41,7 +41,7 @@ public enum BenchRepository {
     static let checkpoint = Query(unsafeSQL: "CHECKPOINT", name: "bench_checkpoint")
     static let vacuumPipeline = Query(
         unsafeSQL:
-            "VACUUM (ANALYZE) events, event_keys, decisions, deliveries, unread_counts, rate_buckets, feed_positions",
+            "VACUUM (ANALYZE) events, event_keys, decisions, deliveries, recipient_counters, rate_buckets",
         name: "bench_vacuum_pipeline")
 
     /// The COPY of the queue rows the pipeline writes per device, for the raw write rate.

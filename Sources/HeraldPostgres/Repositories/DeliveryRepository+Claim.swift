@@ -54,7 +54,7 @@ extension DeliveryRepository {
         RETURNING d.id, d.notification_id, d.event_source, d.event_id, d.user_id, d.installation_id, d.platform,
                   d.environment, d.token, d.kind, d.headers::text AS headers, d.body, d.collapse_id, d.priority,
                   d.available_at, d.expires_at, d.state, d.leased_until, d.lease_id, d.attempts, d.created_at,
-                  (SELECT u.unread FROM unread_counts u WHERE u.user_id = d.user_id) AS unread
+                  (SELECT c.unread FROM recipient_counters c WHERE c.user_id = d.user_id) AS unread
         """
 
     /// Takes expired leases back, then leases up to `limit` due deliveries (of `platform`, if given) for

@@ -19,7 +19,7 @@ public enum FeedRepository {
         sql: """
             SELECT u.id, u.locale, u.time_zone, u.quiet_start_minute, u.quiet_end_minute, u.quiet_days, u.badge,
                    coalesce(c.unread, 0) AS unread
-            FROM users u LEFT JOIN unread_counts c ON c.user_id = u.id
+            FROM users u LEFT JOIN recipient_counters c ON c.user_id = u.id
             WHERE u.id = $1
             """)
 

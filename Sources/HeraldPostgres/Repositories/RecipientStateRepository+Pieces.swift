@@ -10,13 +10,12 @@ extension RecipientStateRepository {
         case preference = 1
         case mute
         case device
-        case unread
+        case counters
         case bucket
         case group
         case budget
         case timer
-        case feedPosition
-        case dismissalStreak
+        case dismissalStreak = 10
         case liveActivityToken
     }
 
@@ -36,8 +35,11 @@ extension RecipientStateRepository {
             SELECT 2, user_id, id::text, scope, key, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, until
             FROM user_mutes WHERE user_id = ANY($1::text[]) AND (until IS NULL OR until > $2)
             UNION ALL
-            SELECT 4, user_id, unread::text, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
-            FROM unread_counts WHERE user_id = ANY($1::text[])
+            -- The unread count, the last feed position (kept apart from the decisions, which retention drops: a
+            -- user's positions never start over) and the user-wide bucket, in one row.
+            SELECT 4, user_id, unread::text, feed_position::text, bucket_capacity::text, bucket_window_seconds::text,
+                   bucket_tokens::text, NULL, NULL, NULL, NULL, NULL, NULL, bucket_updated_at
+            FROM recipient_counters WHERE user_id = ANY($1::text[])
             UNION ALL
             SELECT 5, user_id, scope, capacity::text, window_seconds::text, tokens::text, NULL, NULL, NULL, NULL, NULL,
                    NULL, NULL, updated_at
@@ -51,10 +53,6 @@ extension RecipientStateRepository {
             UNION ALL
             SELECT 8, user_id, key, category_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, due_at
             FROM timers WHERE user_id = ANY($1::text[]) AND due_at <= $2
-            UNION ALL
-            -- Kept apart from the decisions, which retention drops: a user's positions never start over.
-            SELECT 9, user_id, position::text, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
-            FROM feed_positions WHERE user_id = ANY($1::text[])
             UNION ALL
             SELECT 10, user_id, category_id, streak::text, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
             FROM dismissal_streaks WHERE user_id = ANY($1::text[]) AND streak > 0
@@ -111,8 +109,15 @@ extension RecipientStateRepository {
             snapshot.mutes[userId, default: []].append(mute)
         case .device:
             if let device = try DeviceRepository.device(row) { snapshot.devices[userId, default: []].append(device) }
-        case .unread:
+        case .counters:
             snapshot.unread[userId] = try row.int(2)
+            let position = try row.int64(3)
+            if position > 0 { snapshot.feedPositions[userId] = position }
+            if let capacity = try row.decode(Int?.self, 4) {
+                var bucket = TokenBucket(capacity: capacity, windowSeconds: try row.int(5), at: try row.date(13))
+                bucket.tokens = try row.double(6)
+                snapshot.buckets[userId, default: [:]][allCategoriesScope] = bucket
+            }
         case .bucket:
             var bucket = TokenBucket(
                 capacity: try row.int(3), windowSeconds: try row.int(4), at: try row.date(13))
@@ -127,8 +132,6 @@ extension RecipientStateRepository {
             snapshot.dueTimers.append(
                 TimerRecord(
                     userId: userId, key: try row.string(2), categoryId: try row.string(3), dueAt: try row.date(13)))
-        case .feedPosition:
-            snapshot.feedPositions[userId] = try row.int64(2)
         case .dismissalStreak:
             snapshot.dismissalStreaks[userId, default: [:]][try row.string(2)] = try row.int(3)
         case .liveActivityToken:

@@ -2,21 +2,26 @@ import Foundation
 import HeraldCore
 
 extension RecipientStateRepository {
-    static let upsertUnread = Query(
-        name: "recipients_upsert_unread",
+    /// The recipients' counters: a NULL leaves a value as it is (the unread count is marked changed by its time),
+    /// a feed position never goes back, and the bucket's four columns change together.
+    static let upsertCounters = Query(
+        name: "recipients_upsert_counters",
         sql: """
-            INSERT INTO unread_counts (user_id, unread, updated_at)
-            SELECT u, n, $3 FROM unnest($1::text[], $2::integer[]) AS t(u, n)
-            ON CONFLICT ON CONSTRAINT unread_counts_pkey
-            DO UPDATE SET unread = EXCLUDED.unread, updated_at = EXCLUDED.updated_at
-            """)
-    static let upsertFeedPositions = Query(
-        name: "recipients_upsert_feed_positions",
-        sql: """
-            INSERT INTO feed_positions (user_id, position)
-            SELECT u, p FROM unnest($1::text[], $2::bigint[]) AS t(u, p)
-            ON CONFLICT ON CONSTRAINT feed_positions_pkey
-            DO UPDATE SET position = GREATEST(feed_positions.position, EXCLUDED.position)
+            INSERT INTO recipient_counters AS c (
+                user_id, unread, unread_updated_at, feed_position, bucket_capacity, bucket_window_seconds, bucket_tokens,
+                bucket_updated_at)
+            SELECT u, coalesce(n, 0), CASE WHEN n IS NOT NULL THEN $8::timestamptz END, coalesce(p, 0), bc, bw, bt, bu
+            FROM unnest($1::text[], $2::integer[], $3::bigint[], $4::integer[], $5::integer[], $6::float8[],
+                        $7::timestamptz[]) AS t(u, n, p, bc, bw, bt, bu)
+            ON CONFLICT ON CONSTRAINT recipient_counters_pkey
+            DO UPDATE SET
+                unread = CASE WHEN EXCLUDED.unread_updated_at IS NULL THEN c.unread ELSE EXCLUDED.unread END,
+                unread_updated_at = coalesce(EXCLUDED.unread_updated_at, c.unread_updated_at),
+                feed_position = greatest(c.feed_position, EXCLUDED.feed_position),
+                bucket_capacity = coalesce(EXCLUDED.bucket_capacity, c.bucket_capacity),
+                bucket_window_seconds = coalesce(EXCLUDED.bucket_window_seconds, c.bucket_window_seconds),
+                bucket_tokens = coalesce(EXCLUDED.bucket_tokens, c.bucket_tokens),
+                bucket_updated_at = coalesce(EXCLUDED.bucket_updated_at, c.bucket_updated_at)
             """)
     static let upsertBuckets = Query(
         name: "recipients_upsert_buckets",
@@ -54,25 +59,10 @@ extension RecipientStateRepository {
     /// The statements that store `write`, for the batch's closing pipeline.
     public static func writeQueries(_ write: RecipientStateWrite, now: Date) throws -> [BoundQuery] {
         var queries: [BoundQuery] = []
-        if !write.unread.isEmpty {
-            let entries = write.unread.sorted { $0.key < $1.key }
-            queries.append(
-                BoundQuery(
-                    upsertUnread,
-                    [
-                        PipelineArray(entries.map(\.key)), PipelineArray(entries.map { String(max(0, $0.value)) }),
-                        now,
-                    ]))
-        }
-        if !write.feedPositions.isEmpty {
-            let entries = write.feedPositions.sorted { $0.key < $1.key }
-            queries.append(
-                BoundQuery(
-                    upsertFeedPositions,
-                    [PipelineArray(entries.map(\.key)), PipelineArray(entries.map { String($0.value) })]))
-        }
-        if !write.buckets.isEmpty {
-            let entries = Array(write.buckets)
+        if let counters = countersQuery(write, now: now) { queries.append(counters) }
+        let buckets = write.buckets.filter { $0.key.key != allCategoriesScope }
+        if !buckets.isEmpty {
+            let entries = Array(buckets)
             queries.append(
                 BoundQuery(
                     upsertBuckets,
@@ -112,5 +102,26 @@ extension RecipientStateRepository {
                     ]))
         }
         return queries
+    }
+
+    /// One upsert of every recipient whose unread count, feed position or user-wide bucket changed, in id order.
+    static func countersQuery(_ write: RecipientStateWrite, now: Date) -> BoundQuery? {
+        var userIds = Set(write.unread.keys).union(write.feedPositions.keys)
+        for key in write.buckets.keys where key.key == allCategoriesScope { userIds.insert(key.userId) }
+        guard !userIds.isEmpty else { return nil }
+        let sorted = userIds.sorted(by: UTF8Order.precedes)
+        let buckets = sorted.map { write.buckets[RecipientStateWrite.Key(userId: $0, key: allCategoriesScope)] }
+        return BoundQuery(
+            upsertCounters,
+            [
+                PipelineArray(sorted),
+                PipelineArray(optional: sorted.map { write.unread[$0].map { String(max(0, $0)) } }),
+                PipelineArray(optional: sorted.map { write.feedPositions[$0].map { String($0) } }),
+                PipelineArray(optional: buckets.map { $0.map { String($0.capacity) } }),
+                PipelineArray(optional: buckets.map { $0.map { String($0.windowSeconds) } }),
+                PipelineArray(optional: buckets.map { $0?.tokens.postgresText }),
+                PipelineArray(optional: buckets.map { $0?.updatedAt.postgresText }),
+                now,
+            ])
     }
 }

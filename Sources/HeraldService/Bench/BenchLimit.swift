@@ -4,9 +4,9 @@ import HeraldPostgres
 
 /// The raw write rate of PostgreSQL for exactly the rows the pipeline writes per event — a decision with every
 /// column the pipeline fills (its feed position among them), one queue row per device shaped as the pipeline's
-/// (`BenchLimitRows`), the recipient's unread count, feed position and user-wide rate bucket, the event marked
-/// decided — with the best method each allows
-/// (COPY for plain rows, one unnest upsert per table for state), in one transaction per batch, from as many parallel
+/// (`BenchLimitRows`), the recipient's counters (unread count, feed position and user-wide rate bucket, one row), the
+/// event marked decided — with the best method each allows
+/// (COPY for plain rows, one unnest upsert for the counters), in one transaction per batch, from as many parallel
 /// writers as the pipeline has workers. No decision logic, no reads: the ceiling the pipeline is compared with.
 enum BenchLimit {
     /// What one run wrote and how long it took.
@@ -109,7 +109,7 @@ enum BenchLimit {
     }
 
     /// The close of a batch either way: the state each event of `range` changes (its recipient's unread count,
-    /// feed position and user-wide bucket) by one upsert per table, the events' update and COMMIT.
+    /// feed position and user-wide bucket) by the pipeline's own statements, the events' update and COMMIT.
     private static func closingQueries(_ range: [Int], rows: BenchLimitRows, now: Date) throws -> [BoundQuery] {
         var state = RecipientStateWrite()
         let bucket = TokenBucket(capacity: 60, windowSeconds: 3_600, at: now)
@@ -117,7 +117,8 @@ enum BenchLimit {
             let user = "u\(rows.user(seq))"
             state.unread[user] = 1
             state.feedPositions[user] = 1
-            state.buckets[RecipientStateWrite.Key(userId: user, key: "*")] = bucket
+            state.buckets[RecipientStateWrite.Key(userId: user, key: RecipientStateRepository.allCategoriesScope)] =
+                bucket
         }
         return try RecipientStateRepository.writeQueries(state, now: now) + [
             BenchRepository.markDecidedQuery(from: range.first!, through: range.last!, at: now),

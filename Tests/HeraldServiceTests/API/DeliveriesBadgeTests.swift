@@ -97,10 +97,10 @@ struct DeliveriesBadgeTests {
             .post, "/v1/events",
             json: PipelineHarness.event(id: "late", users: ["night"], item: "m1", occurredAt: lateEvening))
         try await harness.decideAll()
-        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'night'") == 2)
+        #expect(try await harness.count("SELECT unread FROM recipient_counters WHERE user_id = 'night'") == 2)
         let read = await harness.send(.post, "/v1/users/night/read", json: #"{"item_ids":["m2"]}"#)
         #expect(read.status == .ok)
-        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'night'") == 1)
+        #expect(try await harness.count("SELECT unread FROM recipient_counters WHERE user_id = 'night'") == 1)
 
         harness.clock.set(morning)
         let held = try await claim(harness).filter { $0["event"]?["id"]?.stringValue == "late" }

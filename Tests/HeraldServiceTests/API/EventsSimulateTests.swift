@@ -11,7 +11,7 @@ struct EventsSimulateTests {
     let lateEvening = Date(timeIntervalSince1970: 1_796_164_200)
 
     static let tables = [
-        "events", "decisions", "digests", "deliveries", "unread_counts", "rate_buckets", "collapse_groups",
+        "events", "decisions", "digests", "deliveries", "recipient_counters", "rate_buckets", "collapse_groups",
         "silent_budgets", "timers",
     ]
 

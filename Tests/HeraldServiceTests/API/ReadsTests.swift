@@ -28,7 +28,7 @@ struct ReadsTests {
     @Test func aReadLowersTheCountOnceAndWithdrawsFromTheOtherDevices() async throws {
         let harness = try await prepared()
         defer { harness.close() }
-        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u1'") == 2)
+        #expect(try await harness.count("SELECT unread FROM recipient_counters WHERE user_id = 'u1'") == 2)
         let queuedBefore = try await harness.count("SELECT count(*) FROM deliveries")
         let collapseId = try await harness.sql(
             "SELECT collapse_id FROM decisions WHERE item_id = 'i1'"
@@ -47,7 +47,7 @@ struct ReadsTests {
         #expect(try withdrawals.first?.string("installation_id") == "tablet")
         #expect(try withdrawals.first?.string("kind") == "withdraw")
         #expect(try withdrawals.first?.string("body").contains(collapseId) == true)
-        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u1'") == 1)
+        #expect(try await harness.count("SELECT unread FROM recipient_counters WHERE user_id = 'u1'") == 1)
 
         let again = await harness.send(.post, "/v1/users/u1/read", json: #"{"item_ids":["i1"],"device":"phone"}"#)
         #expect(again.json["items_read"] == .int(0))
@@ -65,7 +65,7 @@ struct ReadsTests {
             + #""occurred_at":"\#(ISO8601.format(start))","data":{"device":"tablet"}}"#
         #expect(await harness.send(.post, "/v1/events", json: event).status == .accepted)
         try await harness.decideAll()
-        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u1'") == 1)
+        #expect(try await harness.count("SELECT unread FROM recipient_counters WHERE user_id = 'u1'") == 1)
         let decision = try await harness.sql(
             "SELECT d.outcome, d.detail FROM decisions d JOIN events e ON e.seq = d.event_seq WHERE e.id = 'r1'"
         ).single()
@@ -109,7 +109,7 @@ struct ReadsTests {
         let c4 = try await harness.sql("SELECT collapse_id FROM decisions WHERE item_id = 'c4'").single().string(0)
         let c5 = try await harness.sql("SELECT collapse_id FROM decisions WHERE item_id = 'c5'").single().string(0)
         #expect(try pending.string("body").contains(c4) && pending.string("body").contains(c5))
-        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u3'") == 0)
+        #expect(try await harness.count("SELECT unread FROM recipient_counters WHERE user_id = 'u3'") == 0)
     }
 
     @Test func aReadOfAThreadCoversItsItemsAndBadInputIsRefused() async throws {
@@ -207,7 +207,7 @@ struct ReadsTests {
         #expect(try ended.allSatisfy { try $0.string("state") == "expired" })
         #expect(try ended.allSatisfy { try $0.decode(String?.self, "detail") == "read before it was sent" })
         #expect(try ended.allSatisfy { try $0.decode(Date?.self, "finished_at") == harness.clock.now })
-        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u6'") == 1)
+        #expect(try await harness.count("SELECT unread FROM recipient_counters WHERE user_id = 'u6'") == 1)
     }
 
     @Test func aReadEventCoversStoredNotificationsAndOnesDecidedEarlierInItsBatchAlike() async throws {
@@ -242,7 +242,7 @@ struct ReadsTests {
             """)
         #expect(try readAt.map { try $0.string("id") } == ["b1", "b2", "s1"])
         #expect(try readAt.map { try $0.decode(Date?.self, "read_at") } == [harness.clock.now, nil, harness.clock.now])
-        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u5'") == 1)
+        #expect(try await harness.count("SELECT unread FROM recipient_counters WHERE user_id = 'u5'") == 1)
         // Both are read now, wherever they were when the first read came.
         let again = await harness.send(.post, "/v1/users/u5/read", json: #"{"thread_id":"t","device":"tablet"}"#)
         #expect(again.json["items_read"] == .int(0))

@@ -20,7 +20,7 @@ struct UsersDeleteTests {
             json: PipelineHarness.event(
                 id: "first", item: "item-first", occurredAt: harness.clock.now, data: #"{"text":"for the first"}"#))
         try await harness.decideAll()
-        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u1'") == 1)
+        #expect(try await harness.count("SELECT unread FROM recipient_counters WHERE user_id = 'u1'") == 1)
 
         #expect(await harness.send(.delete, "/v1/users/u1").status == .noContent)
         harness.clock.advance(60)
@@ -39,7 +39,7 @@ struct UsersDeleteTests {
         #expect(read.status == .ok)
         #expect(read.json["items_read"] == .int(0))
         #expect(read.json["unread_count"] == .int(1))
-        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u1'") == 1)
+        #expect(try await harness.count("SELECT unread FROM recipient_counters WHERE user_id = 'u1'") == 1)
         // The first person's notification is still on record, read as of the deletion.
         let retired = try await harness.sql(
             """

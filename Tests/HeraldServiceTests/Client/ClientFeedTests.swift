@@ -139,7 +139,7 @@ struct ClientFeedTests {
         let read = await harness.sendAsClient("u1", .post, "/v1/me/read", json: #"{"item_ids":["i1"]}"#)
         #expect(read.status == .ok)
         #expect(read.json["unread_count"] == .int(0))
-        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u2'") == 1)
+        #expect(try await harness.count("SELECT unread FROM recipient_counters WHERE user_id = 'u2'") == 1)
         #expect(
             try await harness.count("SELECT count(*) FROM deliveries WHERE kind = 'withdraw' AND user_id = 'u2'") == 0)
         let feed = await harness.sendAsClient("u2", .get, "/v1/me/feed")

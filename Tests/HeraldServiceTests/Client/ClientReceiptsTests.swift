@@ -43,7 +43,7 @@ struct ClientReceiptsTests {
         #expect(response.json["items_read"] == .int(1))
         #expect(response.json["unread_count"] == .int(1))
         #expect(try await harness.count("SELECT count(*) FROM deliveries WHERE kind = 'withdraw'") == 1)
-        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u2'") == 1)
+        #expect(try await harness.count("SELECT unread FROM recipient_counters WHERE user_id = 'u2'") == 1)
 
         let retry = await harness.sendAsClient(
             "u1", .post, "/v1/me/receipts", json: #"{"receipts":[\#(body[0]),\#(body[1])]}"#)
@@ -207,7 +207,7 @@ struct ClientReceiptsTests {
         harness.clock.advance(60)
         try await harness.decideAll()
         try await harness.decideMessage("after")
-        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u1'") == 5)
+        #expect(try await harness.count("SELECT unread FROM recipient_counters WHERE user_id = 'u1'") == 5)
         let digest = try await harness.sql("SELECT notification_id, event_count FROM digests").single()
         #expect(try digest.int("event_count") == 3)
         let digestId = try digest.string("notification_id")

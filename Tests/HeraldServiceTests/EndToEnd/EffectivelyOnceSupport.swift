@@ -237,13 +237,13 @@ struct EffectivelyOnceWorkload: Sendable {
             tally.digestDeliveries = try count("SELECT count(*) FROM deliveries WHERE event_id IS NULL")
             tally.expectedDigestDeliveries = try count(
                 "SELECT coalesce(sum(cardinality(delivery_ids)), 0) FROM digests")
-            tally.unreadTotal = try count("SELECT coalesce(sum(unread), 0) FROM unread_counts")
+            tally.unreadTotal = try count("SELECT coalesce(sum(unread), 0) FROM recipient_counters")
             tally.countedDecisions = try count("SELECT count(*) FROM decisions WHERE counts_unread")
             tally.usersWithWrongCount = try count(
                 """
                 SELECT count(*) FROM (
                     SELECT d.user_id, count(*) AS counted FROM decisions d WHERE d.counts_unread GROUP BY d.user_id
-                ) AS c LEFT JOIN unread_counts u ON u.user_id = c.user_id
+                ) AS c LEFT JOIN recipient_counters u ON u.user_id = c.user_id
                 WHERE u.unread IS DISTINCT FROM c.counted
                 """)
             return tally

@@ -99,7 +99,7 @@ struct PipelineDecisionTests {
             try Set(rows.map { try $0.string("id") })
                 == Set(ids.compactMap { if case .string(let s) = $0 { s } else { nil } }))
         #expect(try rows[0].string("body").contains("\"badge\":1"))
-        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u1'") == 1)
+        #expect(try await harness.count("SELECT unread FROM recipient_counters WHERE user_id = 'u1'") == 1)
     }
 
     @Test func aQuietHoursDeferralBecomesClaimableWhenTheWindowEnds() async throws {
@@ -162,7 +162,7 @@ struct PipelineDecisionTests {
         }
         #expect(bodies.count == 2)
         #expect(bodies.contains { $0.contains("20 new messages") })
-        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u1'") == 20)
+        #expect(try await harness.count("SELECT unread FROM recipient_counters WHERE user_id = 'u1'") == 20)
     }
 
     @Test func aDigestAnEventCatchesUpIsRecordedWithTheEventsItSummarises() async throws {

@@ -56,14 +56,14 @@ struct RetentionUnreadTests {
         try await Self.notification(harness, day: today - 40, number: 6, user: "u4", read: false)
         _ = try await harness.sql(
             """
-            INSERT INTO unread_counts (user_id, unread, updated_at)
+            INSERT INTO recipient_counters (user_id, unread, unread_updated_at)
             VALUES ('u1', 2, $1), ('u2', 1, $1), ('u3', 1, $1), ('u4', 1, $1)
             """, [harness.clock.now])
         _ = await harness.send(
             .post, "/v1/events",
             json: PipelineHarness.event(id: "today", item: "item-today", occurredAt: harness.clock.now))
         try await harness.decideAll()
-        #expect(try await harness.count("SELECT unread FROM unread_counts WHERE user_id = 'u1'") == 3)
+        #expect(try await harness.count("SELECT unread FROM recipient_counters WHERE user_id = 'u1'") == 3)
 
         harness.clock.advance(5)
         let job = RetentionJob(
@@ -72,7 +72,8 @@ struct RetentionUnreadTests {
         let report = try await offCooperativePool { try job.runOnce() }
         #expect(report.dropped.contains { $0.hasPrefix("decisions_") })
 
-        let counts = try await harness.sql("SELECT user_id, unread, updated_at FROM unread_counts ORDER BY user_id")
+        let counts = try await harness.sql(
+            "SELECT user_id, unread, unread_updated_at FROM recipient_counters ORDER BY user_id")
         #expect(try counts.map { try $0.string(0) } == ["u1", "u2", "u3", "u4"])
         #expect(try counts.map { try $0.int(1) } == [1, 0, 1, 1])
         // Stamped by the drop with the service's clock, 5 s after the last decision wrote them.
