@@ -53,14 +53,6 @@ public enum BenchRepository {
                              available_at, expires_at)
             FROM STDIN
             """)
-    /// The COPY of the decision rows the pipeline writes per recipient, for the raw write rate.
-    public static let copyDecisions = Query(
-        name: "bench_copy_decisions",
-        sql: """
-            COPY decisions (event_seq, user_id, outcome, detail, deliver_at, notification_id, collapse_id, badge,
-                            delivery_ids, item_id, thread_id, counts_unread, decided_at, read_at, feed_seq)
-            FROM STDIN
-            """)
     static let markDecided = Query(
         name: "bench_mark_decided",
         sql: """

@@ -37,6 +37,35 @@ public enum DecisionRepository {
             ])
     }
 
+    /// The decisions' columns of `insert`, by COPY.
+    public static let copyQuery = Query(
+        name: "decisions_copy",
+        sql: """
+            COPY decisions (event_seq, user_id, outcome, detail, deliver_at, notification_id, collapse_id, badge,
+                            delivery_ids, item_id, thread_id, counts_unread, decided_at, read_at, feed_seq)
+            FROM STDIN
+            """)
+
+    /// Records `records` (all decided at `now`) by COPY, the bulk path: one stream for the whole batch, which costs
+    /// PostgreSQL less than the unnest insert's arrays (about 14 against 17 µs a row at 500 rows), but a round trip
+    /// of its own.
+    public static func copy(_ records: [DecisionRecord], now: Date, on connection: PostgresConnection) throws {
+        guard !records.isEmpty else { return }
+        let decided = now.postgresText
+        var texts = DeliveryRepository.CopyTextMemo()
+        try connection.copyIn(copyQuery) { writer in
+            for record in records {
+                try writer.append(texts: [
+                    String(record.eventSeq), record.userId, record.outcome, record.detail,
+                    record.deliverAt.map { texts.date($0) }, record.notificationId, record.collapseId,
+                    record.badge.map { String($0) }, PipelineArray(record.deliveryIds).postgresText, record.itemId,
+                    record.threadId, record.countsUnread ? "t" : "f", decided, record.readAt.map { texts.date($0) },
+                    record.feedPosition.map { String($0) },
+                ])
+            }
+        }
+    }
+
     static let insertDigests = Query(
         name: "digests_insert",
         sql: """

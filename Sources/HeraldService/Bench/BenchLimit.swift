@@ -50,7 +50,7 @@ enum BenchLimit {
                     }
                 }
             }
-            try connection.copyIn(BenchRepository.copyDecisions) { copy in
+            try connection.copyIn(DecisionRepository.copyQuery) { copy in
                 for seq in range {
                     let user = rows.user(seq)
                     let ids = (0..<BenchPopulation.deviceCount(user)).map { BenchLimitRows.deliveryId(seq, slot: $0) }

@@ -73,10 +73,11 @@ struct PostgresDecisionStore: DecisionStore {
         try DecisionRepository.markRead(keys, at: now, on: connection)
     }
 
-    /// Above this many queue rows a batch writes them by COPY.
+    /// Above this many queue rows (or decisions) a batch writes them by COPY.
     static let copyThreshold = 64
 
-    /// Deliveries by COPY when there are many, the rest in one pipeline that ends with COMMIT (one round trip).
+    /// Deliveries and decisions by COPY when there are many, the rest in one pipeline that ends with COMMIT (one
+    /// round trip).
     func commit(_ output: BatchOutput, book: RecipientBook, now: Date) throws {
         var queries: [BoundQuery] = []
         let plain = output.deliveries.filter { $0.delivery.coalesceKey == nil }
@@ -87,7 +88,11 @@ struct PostgresDecisionStore: DecisionStore {
         } else if let insert = DeliveryRepository.insertQuery(plain, now: now) {
             queries.append(insert)
         }
-        if let insert = DecisionRepository.insertQuery(output.decisions, now: now) { queries.append(insert) }
+        if output.decisions.count > Self.copyThreshold {
+            try DecisionRepository.copy(output.decisions, now: now, on: connection)
+        } else if let insert = DecisionRepository.insertQuery(output.decisions, now: now) {
+            queries.append(insert)
+        }
         if let insert = DecisionRepository.insertDigestsQuery(output.digests, now: now) { queries.append(insert) }
         queries += try RecipientStateRepository.writeQueries(book.write, now: now)
         queries += TimerRepository.writeQueries(deleting: output.firedTimers, arming: Array(book.armed.values))
