@@ -104,13 +104,17 @@ extension RecipientStateRepository {
         return queries
     }
 
-    /// One upsert of every recipient whose unread count, feed position or user-wide bucket changed, in id order.
+    /// One upsert of every recipient whose unread count, feed position or user-wide bucket changed. Every writer
+    /// of a user's counters holds the user's row lock, taken in id order, so the rows' own order is free: sorted
+    /// by `<` only to be the same from one run to the next.
     static func countersQuery(_ write: RecipientStateWrite, now: Date) -> BoundQuery? {
         var userIds = Set(write.unread.keys).union(write.feedPositions.keys)
         for key in write.buckets.keys where key.key == allCategoriesScope { userIds.insert(key.userId) }
         guard !userIds.isEmpty else { return nil }
-        let sorted = userIds.sorted(by: UTF8Order.precedes)
+        let sorted = userIds.sorted()
         let buckets = sorted.map { write.buckets[RecipientStateWrite.Key(userId: $0, key: allCategoriesScope)] }
+        // A batch's buckets were mostly refilled at the same instant: its text is written once.
+        var texts = DeliveryRepository.CopyTextMemo()
         return BoundQuery(
             upsertCounters,
             [
@@ -120,7 +124,7 @@ extension RecipientStateRepository {
                 PipelineArray(optional: buckets.map { $0.map { String($0.capacity) } }),
                 PipelineArray(optional: buckets.map { $0.map { String($0.windowSeconds) } }),
                 PipelineArray(optional: buckets.map { $0?.tokens.postgresText }),
-                PipelineArray(optional: buckets.map { $0?.updatedAt.postgresText }),
+                PipelineArray(optional: buckets.map { $0.map { texts.date($0.updatedAt) } }),
                 now,
             ])
     }
