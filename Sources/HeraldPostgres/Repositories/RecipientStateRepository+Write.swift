@@ -104,9 +104,10 @@ extension RecipientStateRepository {
         return queries
     }
 
-    /// One upsert of every recipient whose unread count, feed position or user-wide bucket changed. Every writer
-    /// of a user's counters holds the user's row lock, taken in id order, so the rows' own order is free: sorted
-    /// by `<` only to be the same from one run to the next.
+    /// One upsert of every recipient whose unread count, feed position or user-wide bucket changed. The service's
+    /// writers of a user's counters hold the user's row lock, taken in id order; the rows go sorted by `<` all the
+    /// same, one order for every writer, so that writers holding no user lock (the benchmark's limit) never wait
+    /// on each other in a cycle either. (`<`, not byte order: it is cheaper, and any one order does.)
     static func countersQuery(_ write: RecipientStateWrite, now: Date) -> BoundQuery? {
         var userIds = Set(write.unread.keys).union(write.feedPositions.keys)
         for key in write.buckets.keys where key.key == allCategoriesScope { userIds.insert(key.userId) }
