@@ -45,6 +45,7 @@ shifted+='|ReadsTests|RetentionTests|CampaignExecutionTests|APIKeysAPITests|EndT
 shifted+='|UsersDecisionsAPITests|DecisionRepositoryUserTests|LiveActivitiesAPITests|CiphertextConfinementEndToEndTests'
 shifted+='|DeliveriesEndingTests|DeliveriesTimeToLiveTests|RetentionUnreadTests|UsersDeleteTests'
 shifted+='|ImportDevicesTests|UserRowLockTests|ClientDeviceMoveTests|MePreferenceCenterTests'
+shifted+='|RecipientCountersTests|DecisionRepositoryTests'
 for days in 400 -400; do
     echo "== swift test, wall clock shifted $days days: $shifted"
     set +e
