@@ -52,7 +52,7 @@ public enum DecisionRepository {
     public static func copy(_ records: [DecisionRecord], now: Date, on connection: PostgresConnection) throws {
         guard !records.isEmpty else { return }
         let decided = now.postgresText
-        var texts = DeliveryRepository.CopyTextMemo()
+        var texts = BatchTexts()
         try connection.copyIn(copyQuery) { writer in
             for record in records {
                 try writer.append(texts: [

@@ -28,7 +28,7 @@ public enum DeliveryRepository {
         guard !rows.isEmpty else { return }
         // Rows of a batch share their creation time, mostly their headers and their availability and expiry
         // times: each distinct value is rendered once per batch, not once per row.
-        var texts = CopyTextMemo()
+        var texts = BatchTexts()
         let created = now.postgresText
         try connection.copyIn(copy) { writer in
             for row in rows {
@@ -65,7 +65,7 @@ public enum DeliveryRepository {
     public static func insertQuery(_ rows: [DeliveryRow], now: Date) -> BoundQuery? {
         guard !rows.isEmpty else { return nil }
         let d = rows.map(\.delivery)
-        var texts = CopyTextMemo()
+        var texts = BatchTexts()
         return BoundQuery(
             insertPlain,
             [
@@ -79,20 +79,6 @@ public enum DeliveryRepository {
                 PipelineArray(d.map { texts.date($0.availableAt) }), now,
                 PipelineArray(d.map { texts.date($0.expiresAt) }),
             ])
-    }
-
-    /// The text of values repeated across a batch's rows, rendered once each. (Not the headers: most rows' differ,
-    /// by their collapse id or expiry, and hashing them for a memo cost more than writing them.)
-    struct CopyTextMemo {
-        private var dateTexts: [Date: String] = [:]
-
-        /// The `timestamptz` text of `date`.
-        mutating func date(_ date: Date) -> String {
-            if let text = dateTexts[date] { return text }
-            let text = date.postgresText
-            if dateTexts.count < 256 { dateTexts[date] = text }
-            return text
-        }
     }
 
     static func headersJSON(_ headers: [String: String]) -> String {

@@ -115,7 +115,7 @@ extension RecipientStateRepository {
         let sorted = userIds.sorted()
         let buckets = sorted.map { write.buckets[RecipientStateWrite.Key(userId: $0, key: allCategoriesScope)] }
         // A batch's buckets were mostly refilled at the same instant: its text is written once.
-        var texts = DeliveryRepository.CopyTextMemo()
+        var texts = BatchTexts()
         return BoundQuery(
             upsertCounters,
             [
