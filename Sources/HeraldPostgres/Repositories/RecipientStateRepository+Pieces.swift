@@ -94,6 +94,15 @@ extension RecipientStateRepository {
         }
     }
 
+    /// The bucket whose capacity, window and tokens are the row's columns from `column` on, refilled last at the
+    /// row's time.
+    private static func bucket(_ row: PostgresRow, from column: Int) throws -> TokenBucket {
+        var bucket = TokenBucket(
+            capacity: try row.int(column), windowSeconds: try row.int(column + 1), at: try row.date(13))
+        bucket.tokens = try row.double(column + 2)
+        return bucket
+    }
+
     private static func add(
         _ piece: Piece, _ row: PostgresRow, userId: String, to snapshot: inout RecipientStateSnapshot
     ) throws {
@@ -113,16 +122,11 @@ extension RecipientStateRepository {
             snapshot.unread[userId] = try row.int(2)
             let position = try row.int64(3)
             if position > 0 { snapshot.feedPositions[userId] = position }
-            if let capacity = try row.decode(Int?.self, 4) {
-                var bucket = TokenBucket(capacity: capacity, windowSeconds: try row.int(5), at: try row.date(13))
-                bucket.tokens = try row.double(6)
-                snapshot.buckets[userId, default: [:]][allCategoriesScope] = bucket
+            if try row.decode(Int?.self, 4) != nil {
+                snapshot.buckets[userId, default: [:]][allCategoriesScope] = try bucket(row, from: 4)
             }
         case .bucket:
-            var bucket = TokenBucket(
-                capacity: try row.int(3), windowSeconds: try row.int(4), at: try row.date(13))
-            bucket.tokens = try row.double(5)
-            snapshot.buckets[userId, default: [:]][try row.string(2)] = bucket
+            snapshot.buckets[userId, default: [:]][try row.string(2)] = try bucket(row, from: 3)
         case .group:
             snapshot.groups[userId, default: [:]][try row.string(2)] = try PipelineJSON.decode(
                 CollapseGroup.self, from: try row.string(3))
