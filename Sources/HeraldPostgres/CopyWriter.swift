@@ -4,9 +4,11 @@ import HeraldCore
 public final class CopyWriter {
     private static let chunkSize = 256 * 1024
     private unowned let connection: PostgresConnection
-    /// Only this writer's own methods touch the buffer, one at a time: a row borrows it whole (`append`), so the
-    /// per-access exclusivity check is left out (it was a check per cell on the workers' hot path).
+    /// Only this writer's own methods touch the buffer, one at a time, so the per-access exclusivity check is left
+    /// out (it was a check per cell on the workers' hot path).
     @exclusivity(unchecked) private var buffer: [UInt8] = []
+    /// Whether a cell of the current row was written, so the next one is preceded by a tab.
+    private var inRow = false
 
     init(connection: PostgresConnection) {
         self.connection = connection
@@ -18,25 +20,49 @@ public final class CopyWriter {
         try append(texts: row.map { $0?.postgresText })
     }
 
-    /// Appends one row of texts in PostgreSQL's input format; `nil` values become NULL. A hot path's COPY hands
-    /// over plain strings: an array of existentials costs a box and a witness call per cell.
+    /// Appends one row of texts in PostgreSQL's input format; `nil` values become NULL.
     public func append(texts row: [String?]) throws {
-        var bytes: [UInt8] = []
-        swap(&bytes, &buffer)
-        defer { swap(&bytes, &buffer) }
-        for index in row.indices {
-            if index > 0 { bytes.append(0x09) }
-            if let text = row[index] {
-                try Self.escape(text, into: &bytes)
-            } else {
-                bytes.append(0x5C)  // \N
-                bytes.append(0x4E)
-            }
+        for text in row { try cell(text) }
+        try endRow()
+    }
+
+    /// Appends the next cell of the row being written, in PostgreSQL's input format; `nil` is NULL. A hot path
+    /// writes its rows cell by cell: an array of the row's texts costs an allocation per row, an array of
+    /// existentials a box and a witness call per cell.
+    public func cell(_ text: String?) throws {
+        if inRow { buffer.append(0x09) } else { inRow = true }
+        if let text {
+            try Self.escape(text, into: &buffer)
+        } else {
+            buffer.append(0x5C)  // \N
+            buffer.append(0x4E)
         }
-        bytes.append(0x0A)
-        if bytes.count >= Self.chunkSize {
-            try connection.putCopyData(bytes)
-            bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Appends the next cell as a decimal integer, written straight into the buffer (digits need no escape).
+    public func cell(_ value: Int) {
+        if inRow { buffer.append(0x09) } else { inRow = true }
+        DecimalDigits.append(value, to: &buffer)
+    }
+
+    /// Appends the next cell as an integer, or NULL.
+    public func cell(_ value: Int?) {
+        guard let value else {
+            if inRow { buffer.append(0x09) } else { inRow = true }
+            buffer.append(0x5C)
+            buffer.append(0x4E)
+            return
+        }
+        cell(value)
+    }
+
+    /// Ends the row being written; sends the buffer once it holds a chunk.
+    public func endRow() throws {
+        buffer.append(0x0A)
+        inRow = false
+        if buffer.count >= Self.chunkSize {
+            try connection.putCopyData(buffer)
+            buffer.removeAll(keepingCapacity: true)
         }
     }
 
@@ -66,6 +92,24 @@ public final class CopyWriter {
                 default: buffer.append(byte)
                 }
             }
+        }
+    }
+}
+
+/// Decimal digits of an integer appended to bytes, without making a string of them.
+enum DecimalDigits {
+    static func append(_ value: Int, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 20 digits at most, kept on the stack
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { digits in
+            repeat {
+                digits[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(digits[index]) }
         }
     }
 }

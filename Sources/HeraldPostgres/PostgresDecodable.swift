@@ -4,6 +4,8 @@ import Foundation
 public protocol PostgresDecodable: Sendable {
     /// Parses a non-NULL value; `nil` when the text is not a valid value of this type.
     init?(postgresText: String)
+    /// Parses a non-NULL value from the bytes of its text where they lie; by default through a string of them.
+    init?(postgresBytes: UnsafeBufferPointer<UInt8>)
     /// The value a SQL NULL decodes to; `nil` means NULL is an error for this type.
     static var postgresNull: Self? { get }
 }
@@ -11,12 +13,22 @@ public protocol PostgresDecodable: Sendable {
 extension PostgresDecodable {
     /// NULL is an error unless the type is an `Optional`.
     public static var postgresNull: Self? { nil }
+
+    public init?(postgresBytes: UnsafeBufferPointer<UInt8>) {
+        self.init(postgresText: String(decoding: postgresBytes, as: UTF8.self))
+    }
 }
 
 extension Optional: PostgresDecodable where Wrapped: PostgresDecodable {
     /// Decodes the wrapped value.
     public init?(postgresText: String) {
         guard let value = Wrapped(postgresText: postgresText) else { return nil }
+        self = .some(value)
+    }
+
+    /// Decodes the wrapped value from the cell's bytes.
+    public init?(postgresBytes: UnsafeBufferPointer<UInt8>) {
+        guard let value = Wrapped(postgresBytes: postgresBytes) else { return nil }
         self = .some(value)
     }
 
@@ -32,16 +44,34 @@ extension String: PostgresDecodable {
 extension Int: PostgresDecodable {
     /// Decimal digits, as PostgreSQL prints integers.
     public init?(postgresText: String) { self.init(postgresText, radix: 10) }
+
+    /// The same digits read in place.
+    public init?(postgresBytes: UnsafeBufferPointer<UInt8>) {
+        guard let value = PostgresInteger.parse(postgresBytes, as: Self.self) else { return nil }
+        self = value
+    }
 }
 
 extension Int64: PostgresDecodable {
     /// Decimal digits, as PostgreSQL prints integers.
     public init?(postgresText: String) { self.init(postgresText, radix: 10) }
+
+    /// The same digits read in place.
+    public init?(postgresBytes: UnsafeBufferPointer<UInt8>) {
+        guard let value = PostgresInteger.parse(postgresBytes, as: Self.self) else { return nil }
+        self = value
+    }
 }
 
 extension Int32: PostgresDecodable {
     /// Decimal digits, as PostgreSQL prints integers.
     public init?(postgresText: String) { self.init(postgresText, radix: 10) }
+
+    /// The same digits read in place.
+    public init?(postgresBytes: UnsafeBufferPointer<UInt8>) {
+        guard let value = PostgresInteger.parse(postgresBytes, as: Self.self) else { return nil }
+        self = value
+    }
 }
 
 extension Bool: PostgresDecodable {
@@ -51,6 +81,15 @@ extension Bool: PostgresDecodable {
         case "t", "true": self = true
         case "f", "false": self = false
         default: return nil
+        }
+    }
+
+    /// The same words read in place.
+    public init?(postgresBytes: UnsafeBufferPointer<UInt8>) {
+        switch postgresBytes.count {
+        case 1 where postgresBytes[0] == UInt8(ascii: "t"): self = true
+        case 1 where postgresBytes[0] == UInt8(ascii: "f"): self = false
+        default: self.init(postgresText: String(decoding: postgresBytes, as: UTF8.self))
         }
     }
 }
@@ -66,6 +105,12 @@ extension Date: PostgresDecodable {
         guard let date = PostgresTimestamp.parse(postgresText) else { return nil }
         self = date
     }
+
+    /// The same text read in place.
+    public init?(postgresBytes: UnsafeBufferPointer<UInt8>) {
+        guard let date = PostgresTimestamp.parse(bytes: postgresBytes) else { return nil }
+        self = date
+    }
 }
 
 extension UUID: PostgresDecodable {
@@ -76,4 +121,29 @@ extension UUID: PostgresDecodable {
 extension JSONText: PostgresDecodable {
     /// The JSON text as the server printed it.
     public init?(postgresText: String) { self.init(postgresText) }
+}
+
+/// Decimal integers as PostgreSQL prints them, read from bytes: an optional minus sign and at least one digit,
+/// nothing else; `nil` for anything else or a value out of the type's range (as `Int(_:radix:)` answers).
+enum PostgresInteger {
+    static func parse<T: FixedWidthInteger & SignedInteger>(_ bytes: UnsafeBufferPointer<UInt8>, as: T.Type) -> T? {
+        var index = 0
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative || bytes.first == UInt8(ascii: "+") { index = 1 }
+        guard index < bytes.count else { return nil }
+        var value: T = 0
+        while index < bytes.count {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            // Built negative, so that the type's minimum, one beyond its maximum's magnitude, parses too.
+            let (scaled, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowB) = scaled.subtractingReportingOverflow(T(digit))
+            guard !overflowA, !overflowB else { return nil }
+            value = next
+            index += 1
+        }
+        if negative { return value }
+        let (positive, overflow) = T(0).subtractingReportingOverflow(value)
+        return overflow ? nil : positive
+    }
 }

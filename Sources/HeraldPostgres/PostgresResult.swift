@@ -74,6 +74,22 @@ public struct PostgresResult: Sendable, RandomAccessCollection {
             }
         }
 
+        /// Lends the bytes of the cell at `row` and `column` (both within bounds) to `body`, nil for SQL NULL,
+        /// without making a string of them: a number, a flag or a time is parsed where libpq keeps it.
+        func withCell<R>(row: Int, column: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> R) rethrows -> R {
+            switch cells {
+            case .texts(let texts):
+                guard var text = texts[row * columns.count + column] else { return try body(nil) }
+                return try text.withUTF8 { try body($0) }
+            case .libpq(let result):
+                let (row, column) = (Int32(row), Int32(column))
+                if PQgetisnull(result, row, column) == 1 { return try body(nil) }
+                let length = Int(PQgetlength(result, row, column))
+                let bytes = UnsafeRawPointer(PQgetvalue(result, row, column)!).assumingMemoryBound(to: UInt8.self)
+                return try body(UnsafeBufferPointer(start: bytes, count: length))
+            }
+        }
+
         /// The position of the first column named `name`, or nil.
         func position(of name: String) -> Int? {
             // A native or small string always lends its bytes; the copy is for any other.

@@ -28,27 +28,36 @@ public struct PostgresRow: Sendable {
 
     /// Decodes the cell at `column`; NULL is an error unless `T` is an `Optional`.
     public func decode<T: PostgresDecodable>(_ type: T.Type = T.self, _ column: Int) throws -> T {
-        try Self.decode(type, try text(column), column: "#\(column)")
+        guard column >= 0, column < storage.columns.count else {
+            throw PostgresError(kind: .decoding, message: "no column at index \(column)")
+        }
+        return try Self.decode(type, storage, row: row, column: column, name: "#\(column)")
     }
 
     /// Decodes the cell named `column`; NULL is an error unless `T` is an `Optional`.
     public func decode<T: PostgresDecodable>(_ type: T.Type = T.self, _ column: String) throws -> T {
-        try Self.decode(type, try text(column), column: column)
+        guard let index = storage.position(of: column) else {
+            throw PostgresError(kind: .decoding, message: "no column named \(column)")
+        }
+        return try Self.decode(type, storage, row: row, column: index, name: column)
     }
 
-    /// `column` names the cell in an error only, so it is built only for one (positions are read per cell).
+    /// `name` names the cell in an error only, so it is built only for one (positions are read per cell).
     private static func decode<T: PostgresDecodable>(
-        _ type: T.Type, _ text: String?, column: @autoclosure () -> String
+        _ type: T.Type, _ storage: PostgresResult.Storage, row: Int, column: Int, name: @autoclosure () -> String
     ) throws -> T {
-        guard let text else {
-            guard let null = T.postgresNull else {
-                throw PostgresError(kind: .decoding, message: "column \(column()) is NULL, expected \(T.self)")
-            }
-            return null
+        let value: T?? = storage.withCell(row: row, column: column) { bytes in
+            guard let bytes else { return .some(T.postgresNull) }
+            return .some(T(postgresBytes: bytes))
         }
-        guard let value = T(postgresText: text) else {
-            throw PostgresError(kind: .decoding, message: "column \(column()) is not a valid \(T.self)")
+        switch value {
+        case .some(.some(let value)): return value
+        default: break
         }
-        return value
+        let isNull = storage.withCell(row: row, column: column) { $0 == nil }
+        if isNull {
+            throw PostgresError(kind: .decoding, message: "column \(name()) is NULL, expected \(T.self)")
+        }
+        throw PostgresError(kind: .decoding, message: "column \(name()) is not a valid \(T.self)")
     }
 }

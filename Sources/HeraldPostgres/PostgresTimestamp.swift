@@ -72,7 +72,7 @@ enum PostgresTimestamp {
     }
 
     /// `parse` over the text's UTF-8 bytes in place.
-    private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+    static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         var scanner = DigitScanner(bytes)
         if scanner.skip("infinity"), scanner.atEnd { return .distantFuture }
         if scanner.skip("-infinity"), scanner.atEnd { return .distantPast }

@@ -108,3 +108,40 @@ import Testing
         #expect(try kept.text("label") == "ü-1999")
     }
 }
+
+/// Numbers, flags and times are read from a cell's bytes in place; they must answer exactly as their texts do.
+@Suite struct PostgresCellDecodingTests {
+    private static func row(_ cells: [String?]) -> PostgresRow {
+        PostgresResult(columns: cells.indices.map { "c\($0)" }, cells: cells, affectedRows: 1)[0]
+    }
+
+    @Test func integersReadInPlaceMatchTheirTexts() throws {
+        let texts = [
+            "0", "7", "-7", "+7", "042", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+            "-9223372036854775809", "2147483647", "2147483648", "-2147483648", "-2147483649", "", "-", "+", "1 ",
+            " 1", "1.0", "1e3", "١",
+        ]
+        let row = Self.row(texts)
+        for (column, text) in texts.enumerated() {
+            #expect((try? row.decode(Int.self, column)) == Int(text, radix: 10), "\(text)")
+            #expect((try? row.decode(Int64.self, column)) == Int64(text, radix: 10), "\(text)")
+            #expect((try? row.decode(Int32.self, column)) == Int32(text, radix: 10), "\(text)")
+        }
+    }
+
+    @Test func flagsTimesAndNullsReadInPlace() throws {
+        let row = Self.row(["t", "f", "true", "false", "x", nil, "2026-12-06 02:00:01.5+00", "infinity", "soon"])
+        #expect(try row.bool(0) == true)
+        #expect(try row.bool(1) == false)
+        #expect(try row.bool(2) == true)
+        #expect(try row.bool(3) == false)
+        #expect(throws: PostgresError.self) { try row.bool(4) }
+        #expect(throws: PostgresError.self) { try row.bool(5) }
+        #expect(try row.decode(Bool?.self, 5) == nil)
+        #expect(try row.decode(Int?.self, 5) == nil)
+        #expect(try row.date(6) == Date(timeIntervalSince1970: 1_796_522_401.5))
+        #expect(try row.date(7) == .distantFuture)
+        #expect(throws: PostgresError.self) { try row.date(8) }
+        #expect(throws: PostgresError.self) { try row.int(9) }
+    }
+}

@@ -55,13 +55,22 @@ public enum DecisionRepository {
         var texts = BatchTexts()
         try connection.copyIn(copyQuery) { writer in
             for record in records {
-                try writer.append(texts: [
-                    String(record.eventSeq), record.userId, record.outcome, record.detail,
-                    record.deliverAt.map { texts.date($0) }, record.notificationId, record.collapseId,
-                    record.badge.map { String($0) }, PipelineArray(record.deliveryIds).postgresText, record.itemId,
-                    record.threadId, record.countsUnread ? "t" : "f", decided, record.readAt.map { texts.date($0) },
-                    record.feedPosition.map { String($0) },
-                ])
+                writer.cell(Int(record.eventSeq))
+                try writer.cell(record.userId)
+                try writer.cell(record.outcome)
+                try writer.cell(record.detail)
+                try writer.cell(record.deliverAt.map { texts.date($0) })
+                try writer.cell(record.notificationId)
+                try writer.cell(record.collapseId)
+                writer.cell(record.badge)
+                try writer.cell(PipelineArray(record.deliveryIds).postgresText)
+                try writer.cell(record.itemId)
+                try writer.cell(record.threadId)
+                try writer.cell(record.countsUnread ? "t" : "f")
+                try writer.cell(decided)
+                try writer.cell(record.readAt.map { texts.date($0) })
+                writer.cell(record.feedPosition.map { Int($0) })
+                try writer.endRow()
             }
         }
     }

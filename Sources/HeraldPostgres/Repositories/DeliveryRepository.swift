@@ -33,13 +33,25 @@ public enum DeliveryRepository {
         try connection.copyIn(copy) { writer in
             for row in rows {
                 let delivery = row.delivery
-                try writer.append(texts: [
-                    row.id, delivery.notificationId, row.eventSource, row.eventId, delivery.userId,
-                    delivery.installationId, delivery.platform.rawValue, delivery.environment.rawValue, delivery.token,
-                    delivery.kind.rawValue, headersJSON(delivery.headers), delivery.bodyText, delivery.collapseId,
-                    delivery.coalesceKey, String(delivery.priority), created, texts.date(delivery.availableAt),
-                    texts.date(delivery.expiresAt),
-                ])
+                try writer.cell(row.id)
+                try writer.cell(delivery.notificationId)
+                try writer.cell(row.eventSource)
+                try writer.cell(row.eventId)
+                try writer.cell(delivery.userId)
+                try writer.cell(delivery.installationId)
+                try writer.cell(delivery.platform.rawValue)
+                try writer.cell(delivery.environment.rawValue)
+                try writer.cell(delivery.token)
+                try writer.cell(delivery.kind.rawValue)
+                try writer.cell(headersJSON(delivery.headers))
+                try writer.cell(delivery.bodyText)
+                try writer.cell(delivery.collapseId)
+                try writer.cell(delivery.coalesceKey)
+                writer.cell(delivery.priority)
+                try writer.cell(created)
+                try writer.cell(texts.date(delivery.availableAt))
+                try writer.cell(texts.date(delivery.expiresAt))
+                try writer.endRow()
             }
         }
     }
