@@ -7,9 +7,11 @@ struct BenchTable {
 
     static let header = (name: "figure", value: "value", cpu: "CPU µs/event herald / PostgreSQL")
 
-    /// Adds one row, with the phase's CPU per event when it has one.
+    /// Adds one row, with the phase's CPU per event when it has one, and reports it on standard error at once: a
+    /// long run shows each phase's figures as the phase ends.
     mutating func add(_ name: String, _ value: String, cpu: BenchCPU.Usage? = nil) {
         rows.append((name, value, cpu?.text ?? ""))
+        StandardError.write("bench:   \(name): \(value)\(cpu.map { ", CPU µs/event " + $0.text } ?? "")\n")
     }
 
     /// The table as text, a header and one row a line.
