@@ -20,6 +20,14 @@ public struct PostgresRow: Sendable {
         return try text(index)
     }
 
+    /// The position of the column named `name`, to read many rows of one result by position.
+    public func position(of name: String) throws -> Int {
+        guard let index = storage.position(of: name) else {
+            throw PostgresError(kind: .decoding, message: "no column named \(name)")
+        }
+        return index
+    }
+
     /// Whether the cell at `column` is SQL NULL.
     public func isNull(_ column: Int) throws -> Bool { try text(column) == nil }
 

@@ -258,21 +258,48 @@ public enum DeviceRepository {
 
     /// The device of a row with the device columns; `nil` for a platform or environment this build does not know.
     static func device(_ row: PostgresRow) throws -> Device? {
-        guard let platform = Device.Platform(rawValue: try row.string("platform")),
-            let environment = Device.Environment(rawValue: try row.string("environment"))
+        try device(row, DeviceColumns(row))
+    }
+
+    /// `device`, with the columns' positions found once for a whole result (a batch reads thousands of devices).
+    static func device(_ row: PostgresRow, _ columns: DeviceColumns) throws -> Device? {
+        guard let platform = Device.Platform(rawValue: try row.string(columns.platform)),
+            let environment = Device.Environment(rawValue: try row.string(columns.environment))
         else { return nil }
         var keys: Device.WebPushKeys?
-        if let p256dh = try row.decode(String?.self, "web_push_p256dh"),
-            let auth = try row.decode(String?.self, "web_push_auth")
+        if let p256dh = try row.decode(String?.self, columns.p256dh),
+            let auth = try row.decode(String?.self, columns.auth)
         {
             keys = Device.WebPushKeys(p256dh: p256dh, auth: auth)
         }
         return Device(
-            installationId: try row.string("installation_id"), userId: try row.string("user_id"), platform: platform,
-            token: try row.string("token"), webPushKeys: keys, environment: environment,
-            appId: try row.string("app_id"), locale: try row.decode(String?.self, "locale"),
-            appVersion: try row.decode(String?.self, "app_version"),
-            appBuildsNotifications: try row.bool("app_builds_notifications"), active: try row.bool("active"),
-            lastRegisteredAt: try row.date("last_registered_at"))
+            installationId: try row.string(columns.installationId), userId: try row.string(columns.userId),
+            platform: platform, token: try row.string(columns.token), webPushKeys: keys, environment: environment,
+            appId: try row.string(columns.appId), locale: try row.decode(String?.self, columns.locale),
+            appVersion: try row.decode(String?.self, columns.appVersion),
+            appBuildsNotifications: try row.bool(columns.appBuildsNotifications), active: try row.bool(columns.active),
+            lastRegisteredAt: try row.date(columns.lastRegisteredAt))
+    }
+}
+
+/// Where the device columns are in a result, by their names in the devices table.
+struct DeviceColumns {
+    let installationId, userId, platform, token, p256dh, auth, environment, appId, locale, appVersion: Int
+    let appBuildsNotifications, active, lastRegisteredAt: Int
+
+    init(_ row: PostgresRow) throws {
+        installationId = try row.position(of: "installation_id")
+        userId = try row.position(of: "user_id")
+        platform = try row.position(of: "platform")
+        token = try row.position(of: "token")
+        p256dh = try row.position(of: "web_push_p256dh")
+        auth = try row.position(of: "web_push_auth")
+        environment = try row.position(of: "environment")
+        appId = try row.position(of: "app_id")
+        locale = try row.position(of: "locale")
+        appVersion = try row.position(of: "app_version")
+        appBuildsNotifications = try row.position(of: "app_builds_notifications")
+        active = try row.position(of: "active")
+        lastRegisteredAt = try row.position(of: "last_registered_at")
     }
 }

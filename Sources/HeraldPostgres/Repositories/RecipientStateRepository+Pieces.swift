@@ -67,11 +67,18 @@ extension RecipientStateRepository {
     /// not locked). Devices come in installation order per user, due timers in due order.
     static func add(_ rows: PostgresResult, to snapshot: inout RecipientStateSnapshot) throws {
         var activityTokens: [PostgresRow] = []
+        let deviceColumns = try rows.first.map(DeviceColumns.init)
         for row in rows {
             let userId = try row.string(1)
-            guard snapshot.profiles[userId] != nil, let piece = Piece(rawValue: try row.int(0)) else { continue }
+            guard snapshot.profiles.index(forKey: userId) != nil, let piece = Piece(rawValue: try row.int(0)) else {
+                continue
+            }
             if piece == .liveActivityToken {
                 activityTokens.append(row)
+            } else if piece == .device, let deviceColumns {
+                if let device = try DeviceRepository.device(row, deviceColumns) {
+                    snapshot.devices[userId, default: []].append(device)
+                }
             } else {
                 try add(piece, row, userId: userId, to: &snapshot)
             }
@@ -117,7 +124,7 @@ extension RecipientStateRepository {
                 until: try row.decode(Date?.self, 13))
             snapshot.mutes[userId, default: []].append(mute)
         case .device:
-            if let device = try DeviceRepository.device(row) { snapshot.devices[userId, default: []].append(device) }
+            break  // Added by `add(_:to:)`, which finds the device columns once.
         case .counters:
             snapshot.unread[userId] = try row.int(2)
             let position = try row.int64(3)

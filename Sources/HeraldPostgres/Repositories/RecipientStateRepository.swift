@@ -28,12 +28,14 @@ public enum RecipientStateRepository {
     /// The statement that locks the rows of `userIds` (and reads their profiles), in the order every worker takes
     /// them; the first statement of `load` with `lock`.
     public static func lockQuery(_ userIds: [String]) -> BoundQuery {
-        BoundQuery(lockProfiles, [PipelineArray(sortedForLocking(userIds))])
+        BoundQuery(lockProfiles, [PipelineArray(distinctForLocking(userIds))])
     }
 
-    /// Distinct ids in byte order: the order every writer locks users in, so that no two deadlock.
-    static func sortedForLocking(_ userIds: [String]) -> [String] {
-        Array(Set(userIds)).sorted(by: UTF8Order.precedes)
+    /// Distinct ids. The statements lock them in id order (`ORDER BY id`, byte order under the column's "C"
+    /// collation), the order every writer takes users in, so that no two deadlock; the server sorts them, so the
+    /// array's own order does not matter.
+    static func distinctForLocking(_ userIds: [String]) -> [String] {
+        Array(Set(userIds))
     }
 
     /// Loads the state of `userIds` as of `now`; with `lock`, their user rows stay locked until the transaction
@@ -50,13 +52,13 @@ public enum RecipientStateRepository {
         _ userIds: [String], now: Date, lock: Bool, alongside: [BoundQuery], on connection: PostgresConnection
     ) throws -> (snapshot: RecipientStateSnapshot, alongside: [PostgresResult]) {
         var snapshot = RecipientStateSnapshot()
-        let sorted = sortedForLocking(userIds)
-        guard !sorted.isEmpty else {
+        let distinct = distinctForLocking(userIds)
+        guard !distinct.isEmpty else {
             return (snapshot, alongside.isEmpty ? [] : try connection.pipeline(alongside))
         }
         // One round trip: the profiles (locked first, when asked), then every other piece of state in one
         // statement, which reads after the lock is held. Rows of users that do not exist are ignored.
-        let requested = PipelineArray(sorted)
+        let requested = PipelineArray(distinct)
         let all = try connection.pipeline(
             [BoundQuery(lock ? lockProfiles : readProfiles, [requested]), BoundQuery(pieces, [requested, now])]
                 + alongside)
