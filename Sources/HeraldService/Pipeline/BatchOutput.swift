@@ -39,18 +39,21 @@ struct BatchOutput {
     }
 
     /// Outcome counts, for metrics: decisions and digests together.
+    /// The rows are read in place, one field each: a row copied whole retains every string it holds.
     var outcomeCounts: [String: Int] {
         var counts: [String: Int] = [:]
-        for decision in decisions { counts[decision.outcome, default: 0] += 1 }
-        for digest in digests { counts["digest." + digest.outcome, default: 0] += 1 }
-        for case let outcome? in progress.map(\.outcome) { counts[outcome, default: 0] += 1 }
+        for index in decisions.indices { counts[decisions[index].outcome, default: 0] += 1 }
+        for index in digests.indices { counts["digest." + digests[index].outcome, default: 0] += 1 }
+        for index in progress.indices {
+            if let outcome = progress[index].outcome { counts[outcome, default: 0] += 1 }
+        }
         return counts
     }
 
-    /// Queued rows per platform and kind, for metrics.
+    /// Queued rows per platform, for metrics; counted by platform, named once per platform.
     var queuedCounts: [String: Int] {
-        var counts: [String: Int] = [:]
-        for row in deliveries { counts[row.delivery.platform.rawValue, default: 0] += 1 }
-        return counts
+        var counts: [Device.Platform: Int] = [:]
+        for index in deliveries.indices { counts[deliveries[index].delivery.platform, default: 0] += 1 }
+        return Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) })
     }
 }

@@ -61,12 +61,12 @@ struct BatchProcessor: Sendable {
         try store.commit(output, book: book, now: now)
 
         report.events = work.count
-        report.eventsDone = work.filter(\.progress.done).count
+        report.eventsDone = work.indices.reduce(0) { $0 + (work[$1].progress.done ? 1 : 0) }
         // An event with subscribers left, or one the recipient budget left out, waits for the next batch.
         report.full = report.full || report.eventsDone < claims.count
         report.timers = snapshot.dueTimers.count
         report.outcomes = output.outcomeCounts
-        report.undecodable = work.filter { $0.event == nil }.map(\.claim)
+        report.undecodable = work.indices.filter { work[$0].event == nil }.map { work[$0].claim }
         report.queued = output.queuedCounts
         return report
     }
