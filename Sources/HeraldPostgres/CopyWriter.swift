@@ -95,21 +95,3 @@ public final class CopyWriter {
         }
     }
 }
-
-/// Decimal digits of an integer appended to bytes, without making a string of them.
-enum DecimalDigits {
-    static func append(_ value: Int, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 20 digits at most, kept on the stack
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { digits in
-            repeat {
-                digits[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(digits[index]) }
-        }
-    }
-}

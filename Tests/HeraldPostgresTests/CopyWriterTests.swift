@@ -18,13 +18,3 @@ import Testing
         #expect(throws: PostgresError.self) { try escaped("nul \u{00} inside") }
     }
 }
-
-@Suite struct DecimalDigitsTests {
-    @Test func digitsAreThoseOfTheNumbersText() {
-        for value in [0, 5, -5, 10, 99, 100, -1_000, 123_456_789, Int.max, Int.min, Int(Int32.max) + 1] {
-            var bytes: [UInt8] = [0x41]
-            DecimalDigits.append(value, to: &bytes)
-            #expect(bytes == [0x41] + Array(String(value).utf8))
-        }
-    }
-}

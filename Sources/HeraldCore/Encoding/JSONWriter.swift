@@ -108,24 +108,6 @@ public struct JSONWriter {
 
     /// Decimal digits of `value`, as `String(value)` writes them.
     private mutating func digits(_ value: Int) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var reversed: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0
-        )
-        // Ten digits cover every count and second this writes; larger values take the general path.
-        guard magnitude < 10_000_000_000 else {
-            bytes.append(contentsOf: String(magnitude).utf8)
-            return
-        }
-        var count = 0
-        withUnsafeMutableBytes(of: &reversed) { buffer in
-            repeat {
-                buffer[count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
-        }
+        DecimalDigits.append(value, to: &bytes)
     }
 }
