@@ -107,6 +107,46 @@ struct RecipientCountersTests {
         #expect(try row.int(0) == 0 && row.bool(1) && row.int64(2) == 9 && row.bool(3))
     }
 
+    /// A user that never had a feed entry has no position to keep: its deletion leaves no row
+    /// (`0036_deleted_users_leave_no_empty_counters.sql`), and the rows of zeros earlier deletions left go too.
+    @Test func aDeletedUserWithoutAFeedPositionLeavesNoRow() throws {
+        let connection = try freshConnection()
+        let all = try Migrator(folder: DecisionRepositoryUserTests.sqlFolder).migrations
+        _ = try Migrator(migrations: all.filter { $0.version < 36 }).migrate(on: connection)
+        try connection.executeScript(
+            Query(
+                unsafeSQL: """
+                    INSERT INTO users (id, locale, time_zone, badge, created_at, updated_at)
+                    VALUES ('u1', 'en', 'UTC', true, now(), now()), ('u2', 'en', 'UTC', true, now(), now()),
+                           ('u3', 'en', 'UTC', true, now(), now());
+                    """))
+        let bucket = TokenBucket(capacity: 5, windowSeconds: 60, at: Self.now)
+        for user in ["u1", "u2", "u3"] {
+            try Self.write(
+                {
+                    $0.unread[user] = 2
+                    $0.buckets[
+                        RecipientStateWrite.Key(userId: user, key: RecipientStateRepository.allCategoriesScope)] =
+                        bucket
+                    if user == "u3" { $0.feedPositions[user] = 4 }
+                }, at: Self.now, on: connection)
+        }
+        // Deleted before the migration: its row of zeros stays behind until the migration removes it.
+        _ = try connection.query(Query(unsafeSQL: "DELETE FROM users WHERE id = 'u1'"))
+        func rows() throws -> [String] {
+            try connection.query(
+                Query(
+                    unsafeSQL:
+                        "SELECT user_id || ':' || unread || ':' || feed_position FROM recipient_counters ORDER BY 1")
+            ).map { try $0.string(0) }
+        }
+        #expect(try rows() == ["u1:0:0", "u2:2:0", "u3:2:4"])
+        _ = try Migrator(migrations: all).migrate(on: connection)
+        #expect(try rows() == ["u2:2:0", "u3:2:4"])
+        _ = try connection.query(Query(unsafeSQL: "DELETE FROM users WHERE id IN ('u2', 'u3')"))
+        #expect(try rows() == ["u3:0:4"])
+    }
+
     /// A database from before the migration keeps every user's count, position and user-wide bucket; a category's
     /// bucket stays where it was.
     @Test func theMigrationMovesEveryCounterIntoOneRow() throws {
@@ -116,6 +156,9 @@ struct RecipientCountersTests {
         try connection.executeScript(
             Query(
                 unsafeSQL: """
+                    INSERT INTO users (id, locale, time_zone, badge, created_at, updated_at)
+                    VALUES ('u1', 'en', 'UTC', true, now(), now()), ('u2', 'en', 'UTC', true, now(), now()),
+                           ('u3', 'en', 'UTC', true, now(), now());
                     INSERT INTO unread_counts VALUES ('u1', 4, '2026-11-30T10:00:00Z'), ('u3', 1, '2026-11-30T11:00:00Z');
                     INSERT INTO feed_positions VALUES ('u1', 12), ('u2', 3);
                     INSERT INTO rate_buckets VALUES
