@@ -22,8 +22,10 @@ struct RecipientBook {
         guard let profile = snapshot.profiles[userId] else { return nil }
         let devices = snapshot.devices[userId] ?? []
         var budgets: [String: SilentBudget] = [:]
-        for device in devices {
-            if let budget = snapshot.budgets[device.installationId] { budgets[device.installationId] = budget }
+        if !snapshot.budgets.isEmpty {
+            for device in devices {
+                if let budget = snapshot.budgets[device.installationId] { budgets[device.installationId] = budget }
+            }
         }
         let buckets = snapshot.buckets[userId]
         var state = RecipientState(

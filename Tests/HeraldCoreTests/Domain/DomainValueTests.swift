@@ -79,6 +79,31 @@ import Testing
         #expect(LocaleFallback.chain(deviceLocale: device, userLocale: user, defaultLocale: fallback) == expected)
     }
 
+    /// The ASCII path answers as the character-by-character one for every tag of letters, digits and separators
+    /// up to five characters long over a small alphabet, and for tags with other characters it steps aside.
+    @Test func theASCIIPathAnswersAsTheGeneralOne() {
+        let alphabet: [Character] = ["a", "Z", "1", "-", "_"]
+        var tags: [String] = [""]
+        var last: [String] = [""]
+        for _ in 1...5 {
+            last = last.flatMap { tag in alphabet.map { tag + String($0) } }
+            tags += last
+        }
+        tags += [
+            "en-US", "zh-Hant-TW", "zh_Hant_TW", "sr-Latn", "es-419", "es-41", "en-USA", "en--US", "-en-US", "en-US-",
+            "zh-Hant", "zh-Hant-419", "zh-Han1-TW", "de-DE-1996", "x-zz", "EN-us",
+        ]
+        for tag in tags {
+            #expect(LocaleFallback.language(of: tag) == LocaleFallback.anyLanguage(of: tag), "\(tag)")
+        }
+        #expect(tags.count > 3_000)
+        for tag in ["é-FR", "en-ÉU", "sr-Ćyrl-RS", "ar-٣٣٣"] {
+            var copy = tag
+            #expect(copy.withUTF8 { LocaleFallback.asciiLanguage(of: $0) } == .none, "\(tag)")
+            #expect(LocaleFallback.language(of: tag) == LocaleFallback.anyLanguage(of: tag), "\(tag)")
+        }
+    }
+
     @Test func resolvesCaseInsensitively() {
         let templates = ["pt-BR": Fixture.englishTemplates]
         #expect(LocaleFallback.resolve(["pt-br"], in: templates)?.locale == "pt-BR")
