@@ -99,6 +99,7 @@ extension Decider {
         let link = NotificationMedia.link(for: event, category: category)
         var fanned = FannedOut()
         var memo = MessageText.Memo()
+        let reference = event.reference  // joined once, not once per device
         for device in devices {
             let mode = Category.DeliveryMode.forDevice(device, category: category, encrypted: event.ciphertext != nil)
             let text = memo.text(mode: mode, device: device) {
@@ -107,7 +108,7 @@ extension Decider {
                     arguments: arguments, renderer: renderer)
             }
             var content = PushContent(
-                purpose: .alert, mode: mode, notificationId: notificationId, eventId: event.reference,
+                purpose: .alert, mode: mode, notificationId: notificationId, eventId: reference,
                 categoryId: category.id, title: text.title, body: text.body, badge: badge,
                 silenced: timing.isSilenced, interruptionLevel: category.interruptionLevel,
                 priority: category.priority, threadId: thread, apnsCategory: category.apnsCategory,

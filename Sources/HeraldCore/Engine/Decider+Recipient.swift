@@ -38,7 +38,7 @@ extension Decider {
         }
         decision.countsUnread = category.countsUnread
         decision.badge = state.profile.badge ? unread : nil
-        decision.notificationId = NotificationIdentity.notificationId(eventId: event.reference, userId: userId)
+        decision.notificationId = NotificationIdentity.notificationId(eventId: decision.eventId, userId: userId)
         // Positions are allocated under the user's lock, so they follow commit order and a feed reader that has
         // passed a position never finds a lower one appearing later.
         if category.leavesFeedEntry {
@@ -55,7 +55,7 @@ extension Decider {
         }
         let sendAt = timing.sendAt(now: now)
         let item = CollapsedItem(
-            eventId: event.reference, itemId: event.itemId, actor: event.actor, actorName: event.actorName,
+            eventId: decision.eventId, itemId: event.itemId, actor: event.actor, actorName: event.actorName,
             threadId: thread, occurredAt: event.occurredAt, expiresAt: expiresAt)
         let burst = BurstContext(
             userId: userId, category: category, state: state, badge: decision.badge, timing: timing,
