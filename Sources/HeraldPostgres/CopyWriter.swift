@@ -30,30 +30,33 @@ public final class CopyWriter {
     /// writes its rows cell by cell: an array of the row's texts costs an allocation per row, an array of
     /// existentials a box and a witness call per cell.
     public func cell(_ text: String?) throws {
-        if inRow { buffer.append(0x09) } else { inRow = true }
-        if let text {
-            try Self.escape(text, into: &buffer)
-        } else {
-            buffer.append(0x5C)  // \N
-            buffer.append(0x4E)
-        }
+        guard let text else { return null() }
+        separate()
+        try Self.escape(text, into: &buffer)
     }
 
     /// Appends the next cell as a decimal integer, written straight into the buffer (digits need no escape).
     public func cell(_ value: Int) {
-        if inRow { buffer.append(0x09) } else { inRow = true }
+        separate()
         DecimalDigits.append(value, to: &buffer)
     }
 
     /// Appends the next cell as an integer, or NULL.
     public func cell(_ value: Int?) {
-        guard let value else {
-            if inRow { buffer.append(0x09) } else { inRow = true }
-            buffer.append(0x5C)
-            buffer.append(0x4E)
-            return
-        }
+        guard let value else { return null() }
         cell(value)
+    }
+
+    /// Starts the next cell: a tab after the row's previous one.
+    private func separate() {
+        if inRow { buffer.append(0x09) } else { inRow = true }
+    }
+
+    /// Appends a NULL cell (`\N`).
+    private func null() {
+        separate()
+        buffer.append(0x5C)
+        buffer.append(0x4E)
     }
 
     /// Ends the row being written; sends the buffer once it holds a chunk.

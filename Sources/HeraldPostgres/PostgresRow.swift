@@ -5,19 +5,20 @@ public struct PostgresRow: Sendable {
 
     /// The raw text of a cell; `nil` for SQL NULL.
     public func text(_ column: Int) throws -> String? {
-        let count = storage.columns.count
-        guard column >= 0, column < count else {
+        storage.text(row: row, column: try checked(column))
+    }
+
+    /// `column`, once it is known to be within the result's columns.
+    private func checked(_ column: Int) throws -> Int {
+        guard column >= 0, column < storage.columns.count else {
             throw PostgresError(kind: .decoding, message: "no column at index \(column)")
         }
-        return storage.text(row: row, column: column)
+        return column
     }
 
     /// The raw text of a cell by column name; `nil` for SQL NULL.
     public func text(_ column: String) throws -> String? {
-        guard let index = storage.position(of: column) else {
-            throw PostgresError(kind: .decoding, message: "no column named \(column)")
-        }
-        return try text(index)
+        try text(try position(of: column))
     }
 
     /// The position of the column named `name`, to read many rows of one result by position.
@@ -36,36 +37,29 @@ public struct PostgresRow: Sendable {
 
     /// Decodes the cell at `column`; NULL is an error unless `T` is an `Optional`.
     public func decode<T: PostgresDecodable>(_ type: T.Type = T.self, _ column: Int) throws -> T {
-        guard column >= 0, column < storage.columns.count else {
-            throw PostgresError(kind: .decoding, message: "no column at index \(column)")
-        }
-        return try Self.decode(type, storage, row: row, column: column, name: "#\(column)")
+        try Self.decode(type, storage, row: row, column: try checked(column), name: "#\(column)")
     }
 
     /// Decodes the cell named `column`; NULL is an error unless `T` is an `Optional`.
     public func decode<T: PostgresDecodable>(_ type: T.Type = T.self, _ column: String) throws -> T {
-        guard let index = storage.position(of: column) else {
-            throw PostgresError(kind: .decoding, message: "no column named \(column)")
-        }
-        return try Self.decode(type, storage, row: row, column: index, name: column)
+        try Self.decode(type, storage, row: row, column: try position(of: column), name: column)
     }
 
     /// `name` names the cell in an error only, so it is built only for one (positions are read per cell).
     private static func decode<T: PostgresDecodable>(
         _ type: T.Type, _ storage: PostgresResult.Storage, row: Int, column: Int, name: @autoclosure () -> String
     ) throws -> T {
-        let value: T?? = storage.withCell(row: row, column: column) { bytes in
-            guard let bytes else { return .some(T.postgresNull) }
-            return .some(T(postgresBytes: bytes))
+        try storage.withCell(row: row, column: column) { bytes in
+            guard let bytes else {
+                guard let null = T.postgresNull else {
+                    throw PostgresError(kind: .decoding, message: "column \(name()) is NULL, expected \(T.self)")
+                }
+                return null
+            }
+            guard let value = T(postgresBytes: bytes) else {
+                throw PostgresError(kind: .decoding, message: "column \(name()) is not a valid \(T.self)")
+            }
+            return value
         }
-        switch value {
-        case .some(.some(let value)): return value
-        default: break
-        }
-        let isNull = storage.withCell(row: row, column: column) { $0 == nil }
-        if isNull {
-            throw PostgresError(kind: .decoding, message: "column \(name()) is NULL, expected \(T.self)")
-        }
-        throw PostgresError(kind: .decoding, message: "column \(name()) is not a valid \(T.self)")
     }
 }

@@ -13,13 +13,18 @@ struct RecipientCountersTests {
     static func migrated() throws -> PostgresConnection {
         let connection = try freshConnection()
         _ = try Migrator(folder: DecisionRepositoryUserTests.sqlFolder).migrate(on: connection)
+        try addUsers(["u1", "u2"], on: connection)
+        return connection
+    }
+
+    /// Creates the users `ids`, created at `now`.
+    static func addUsers(_ ids: [String], on connection: PostgresConnection) throws {
         _ = try connection.query(
             Query(
                 unsafeSQL: """
                     INSERT INTO users (id, locale, time_zone, badge, created_at, updated_at)
-                    VALUES ('u1', 'en', 'UTC', true, now(), now()), ('u2', 'en', 'UTC', true, now(), now())
-                    """))
-        return connection
+                    SELECT id, 'en', 'UTC', true, $2, $2 FROM unnest($1::text[]) AS id
+                    """), [PipelineArray(ids), now])
     }
 
     static func write(
@@ -113,13 +118,7 @@ struct RecipientCountersTests {
         let connection = try freshConnection()
         let all = try Migrator(folder: DecisionRepositoryUserTests.sqlFolder).migrations
         _ = try Migrator(migrations: all.filter { $0.version < 36 }).migrate(on: connection)
-        try connection.executeScript(
-            Query(
-                unsafeSQL: """
-                    INSERT INTO users (id, locale, time_zone, badge, created_at, updated_at)
-                    VALUES ('u1', 'en', 'UTC', true, now(), now()), ('u2', 'en', 'UTC', true, now(), now()),
-                           ('u3', 'en', 'UTC', true, now(), now());
-                    """))
+        try Self.addUsers(["u1", "u2", "u3"], on: connection)
         let bucket = TokenBucket(capacity: 5, windowSeconds: 60, at: Self.now)
         for user in ["u1", "u2", "u3"] {
             try Self.write(
@@ -153,12 +152,10 @@ struct RecipientCountersTests {
         let connection = try freshConnection()
         let all = try Migrator(folder: DecisionRepositoryUserTests.sqlFolder).migrations
         _ = try Migrator(migrations: all.filter { $0.version < 35 }).migrate(on: connection)
+        try Self.addUsers(["u1", "u2", "u3"], on: connection)
         try connection.executeScript(
             Query(
                 unsafeSQL: """
-                    INSERT INTO users (id, locale, time_zone, badge, created_at, updated_at)
-                    VALUES ('u1', 'en', 'UTC', true, now(), now()), ('u2', 'en', 'UTC', true, now(), now()),
-                           ('u3', 'en', 'UTC', true, now(), now());
                     INSERT INTO unread_counts VALUES ('u1', 4, '2026-11-30T10:00:00Z'), ('u3', 1, '2026-11-30T11:00:00Z');
                     INSERT INTO feed_positions VALUES ('u1', 12), ('u2', 3);
                     INSERT INTO rate_buckets VALUES
