@@ -35,6 +35,14 @@ public final class CopyWriter {
         try Self.escape(text, into: &buffer)
     }
 
+    /// Appends the next cell from UTF-8 text held as bytes (a push body, serialized JSON): ASCII with nothing to
+    /// escape is appended as it is, without first becoming a string; other bytes go as `cell(_:)` writes the
+    /// string `String(decoding:as:)` makes of them, so invalid UTF-8 is repaired exactly as before.
+    public func cell(utf8 bytes: [UInt8]) throws {
+        separate()
+        try Self.escape(utf8: bytes, into: &buffer)
+    }
+
     /// Appends the next cell as a decimal integer, written straight into the buffer (digits need no escape).
     public func cell(_ value: Int) {
         separate()
@@ -74,6 +82,14 @@ public final class CopyWriter {
         guard !buffer.isEmpty else { return }
         try connection.putCopyData(buffer)
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// `escape` for UTF-8 held as bytes: plain ASCII is appended as it is; anything else is escaped as the string
+    /// `String(decoding:as:)` makes of it.
+    static func escape(utf8 bytes: [UInt8], into buffer: inout [UInt8]) throws {
+        let plain = bytes.withUnsafeBytes { !ByteScan.contains($0, 0x5C, 0x5C, below: 0x0E, highBytes: true) }
+        guard plain else { return try escape(String(decoding: bytes, as: UTF8.self), into: &buffer) }
+        buffer.append(contentsOf: bytes)
     }
 
     /// Escapes the characters that COPY's text format gives meaning to: backslash, tab, newline, carriage return.

@@ -17,4 +17,25 @@ import Testing
         #expect(try escaped("bell \u{07} stays") == "bell \u{07} stays")
         #expect(throws: PostgresError.self) { try escaped("nul \u{00} inside") }
     }
+
+    @Test func bytesAreEscapedAsTheStringTheyDecodeTo() throws {
+        let samples: [[UInt8]] = [
+            Array(#"{"aps":{"alert":{"title":"Ana","body":"hello number 600"}}}"#.utf8),
+            Array("tab\there, backslash \\ and\nnewline\r".utf8),
+            Array("é ü 😀 and a tab\t".utf8),
+            [],
+            [0x61, 0xFF, 0x62],  // not UTF-8: repaired
+            [0xE2, 0x82],  // a sequence cut short
+            [0x01, 0x0B, 0x0C, 0x7F],  // control bytes COPY reads as they are
+        ]
+        for sample in samples {
+            var fromBytes: [UInt8] = []
+            var fromString: [UInt8] = []
+            try CopyWriter.escape(utf8: sample, into: &fromBytes)
+            try CopyWriter.escape(String(decoding: sample, as: UTF8.self), into: &fromString)
+            #expect(fromBytes == fromString, "\(sample)")
+        }
+        var ignored: [UInt8] = []
+        #expect(throws: PostgresError.self) { try CopyWriter.escape(utf8: [0x61, 0x00], into: &ignored) }
+    }
 }

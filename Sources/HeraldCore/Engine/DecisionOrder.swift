@@ -74,7 +74,7 @@ enum DecisionOrder {
         if case .dropped(let detail, let until) = timing.verdict {
             return .failure(Stop(outcome: .droppedQuietHours, detail: detail, until: until))
         }
-        if reached.state.activeDevices.isEmpty { return .failure(Stop(outcome: .noDevices, detail: timing.note)) }
+        if !reached.state.hasActiveDevice { return .failure(Stop(outcome: .noDevices, detail: timing.note)) }
         return .success(timing)
     }
 

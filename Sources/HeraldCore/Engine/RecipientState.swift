@@ -38,8 +38,19 @@ public struct RecipientState: Sendable, Hashable {
         self.silentBudgets = silentBudgets
     }
 
-    /// The devices pushes go to.
+    /// The devices pushes go to. When every device is active (most users), the stored array itself: filtering
+    /// would copy each device, every string it holds retained once more.
     public var activeDevices: [Device] {
-        devices.filter { $0.active && $0.userId == profile.id }
+        if devices.indices.allSatisfy({ isActive(at: $0) }) { return devices }
+        return devices.indices.filter { isActive(at: $0) }.map { devices[$0] }
+    }
+
+    /// Whether any device is one pushes go to, read in place.
+    public var hasActiveDevice: Bool {
+        devices.indices.contains { isActive(at: $0) }
+    }
+
+    private func isActive(at index: Int) -> Bool {
+        devices[index].active && devices[index].userId == profile.id
     }
 }

@@ -79,14 +79,17 @@ enum PlatformBody {
         _ content: PushContent, limit: Int,
         build: (_ content: PushContent, _ title: String?, _ body: String?) -> [UInt8]
     ) -> Fitted? {
-        var fitting = content
-        if content.visibleImage != nil {
-            let whole = build(content, content.title, content.body)
-            if whole.count <= limit { return Fitted(bytes: whole) }
-            fitting.imageURL = nil
+        // Without an image, the content is fitted as it is: a copy would retain each of its strings again.
+        guard content.visibleImage != nil else {
+            return TextFitting.fit(title: content.title, body: content.body, limit: limit) { build(content, $0, $1) }
+                .map { Fitted(bytes: $0) }
         }
-        let plain = fitting
+        let whole = build(content, content.title, content.body)
+        if whole.count <= limit { return Fitted(bytes: whole) }
+        var imageless = content
+        imageless.imageURL = nil
+        let plain = imageless
         return TextFitting.fit(title: plain.title, body: plain.body, limit: limit) { build(plain, $0, $1) }
-            .map { Fitted(bytes: $0, imageDropped: content.visibleImage != nil) }
+            .map { Fitted(bytes: $0, imageDropped: true) }
     }
 }

@@ -31,29 +31,37 @@ public enum DeliveryRepository {
         var texts = BatchTexts()
         let created = now.postgresText
         try connection.copyIn(copy) { writer in
-            for row in rows {
-                let delivery = row.delivery
-                try writer.cell(row.id)
-                try writer.cell(delivery.notificationId)
-                try writer.cell(row.eventSource)
-                try writer.cell(row.eventId)
-                try writer.cell(delivery.userId)
-                try writer.cell(delivery.installationId)
-                try writer.cell(delivery.platform.rawValue)
-                try writer.cell(delivery.environment.rawValue)
-                try writer.cell(delivery.token)
-                try writer.cell(delivery.kind.rawValue)
-                try writer.cell(headersJSON(delivery.headers))
-                try writer.cell(delivery.bodyText)
-                try writer.cell(delivery.collapseId)
-                try writer.cell(delivery.coalesceKey)
-                writer.cell(delivery.priority)
-                try writer.cell(created)
-                try writer.cell(texts.date(delivery.availableAt))
-                try writer.cell(texts.date(delivery.expiresAt))
-                try writer.endRow()
+            try rows.withUnsafeBufferPointer { rows in
+                for index in rows.indices {
+                    try write(rows.baseAddress! + index, created: created, texts: &texts, to: writer)
+                }
             }
         }
+    }
+
+    /// One row of `copy`, read in place through its address: a row copied whole retains every string it holds.
+    private static func write(
+        _ row: UnsafePointer<DeliveryRow>, created: String, texts: inout BatchTexts, to writer: CopyWriter
+    ) throws {
+        try writer.cell(row.pointee.id)
+        try writer.cell(row.pointee.delivery.notificationId)
+        try writer.cell(row.pointee.eventSource)
+        try writer.cell(row.pointee.eventId)
+        try writer.cell(row.pointee.delivery.userId)
+        try writer.cell(row.pointee.delivery.installationId)
+        try writer.cell(row.pointee.delivery.platform.rawValue)
+        try writer.cell(row.pointee.delivery.environment.rawValue)
+        try writer.cell(row.pointee.delivery.token)
+        try writer.cell(row.pointee.delivery.kind.rawValue)
+        try writer.cell(utf8: JSONValue.serialized(stringMembers: row.pointee.delivery.headers))
+        try writer.cell(utf8: row.pointee.delivery.body)
+        try writer.cell(row.pointee.delivery.collapseId)
+        try writer.cell(row.pointee.delivery.coalesceKey)
+        writer.cell(row.pointee.delivery.priority)
+        try writer.cell(created)
+        try writer.cell(texts.date(row.pointee.delivery.availableAt))
+        try writer.cell(texts.date(row.pointee.delivery.expiresAt))
+        try writer.endRow()
     }
 
     static let insertPlain = Query(

@@ -26,11 +26,35 @@ struct BatchOutput {
 
     /// Adds queue rows and returns their ids; a row already queued in this batch is not added twice.
     mutating func queue(_ deliveries: [Delivery], eventSource: String?, eventId: String?) -> [String] {
-        deliveries.map { delivery in
-            let row = DeliveryRow(delivery, eventSource: eventSource, eventId: eventId)
-            if queuedIds.insert(row.id).inserted { self.deliveries.append(row) }
-            return row.id
+        queue(deliveries, where: { _ in true }, eventSource: eventSource, eventId: eventId)
+    }
+
+    /// `queue` for those of `deliveries` whose notification is `notificationId`.
+    mutating func queue(
+        _ deliveries: [Delivery], of notificationId: String?, eventSource: String?, eventId: String?
+    ) -> [String] {
+        queue(deliveries, where: { $0 == notificationId }, eventSource: eventSource, eventId: eventId)
+    }
+
+    /// Each delivery is read in place and copied once, into its row: filtering or mapping the array first would
+    /// copy every delivery, each string it holds retained again.
+    private mutating func queue(
+        _ deliveries: [Delivery], where notification: (String?) -> Bool, eventSource: String?, eventId: String?
+    ) -> [String] {
+        var ids: [String] = []
+        deliveries.withUnsafeBufferPointer { deliveries in
+            for index in deliveries.indices where notification(deliveries[index].notificationId) {
+                let id = DeliveryRow.id(
+                    notificationId: deliveries[index].notificationId,
+                    installationId: deliveries[index].installationId, kind: deliveries[index].kind)
+                ids.append(id)
+                if queuedIds.insert(id).inserted {
+                    self.deliveries.append(
+                        DeliveryRow(id: id, delivery: deliveries[index], eventSource: eventSource, eventId: eventId))
+                }
+            }
         }
+        return ids
     }
 
     /// Whether the batch did anything.

@@ -24,16 +24,17 @@ extension BatchProcessor {
                 event: event, category: category, recipients: [userId], states: states, now: now)
             book.apply(result.changes, userId: userId, category: event.category)
             guard let decision = result.decisions.first else { continue }
-            let own = result.deliveries.filter { $0.notificationId == decision.notificationId }
-            let ids = output.queue(own, eventSource: event.source, eventId: event.id)
+            let ids = output.queue(
+                result.deliveries, of: decision.notificationId, eventSource: event.source, eventId: event.id)
             for digest in result.caughtUpDigests {
-                let rows = result.deliveries.filter { $0.notificationId == digest.notificationId }
                 output.digests.append(
                     DecisionDigestRecord(
                         notificationId: digest.notificationId, userId: userId, collapseKey: digest.summary.key,
                         categoryId: event.category, outcome: digest.outcome.rawValue, detail: "caught_up",
                         deliverAt: digest.deliverAt, eventCount: digest.summary.count, folded: digest.summary.folded,
-                        deliveryIds: output.queue(rows, eventSource: nil, eventId: nil), decidedAt: now,
+                        deliveryIds: output.queue(
+                            result.deliveries, of: digest.notificationId, eventSource: nil, eventId: nil),
+                        decidedAt: now,
                         collapseId: digest.summary.collapseId, burst: digest.summary.membership))
             }
             output.decisions.append(

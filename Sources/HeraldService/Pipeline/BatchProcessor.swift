@@ -41,10 +41,10 @@ struct BatchProcessor: Sendable {
         }
         let work = try plan(claims, on: store)
         var userIds = Set(dueTimers.map(\.userId))
-        for item in work { userIds.formUnion(item.recipients) }
+        for index in work.indices { userIds.formUnion(work[index].recipients) }
         // The categories of the events and of the timers seen due travel with the recipients' state; a timer that
         // came due since the claim (read again under its user's lock) may need one more.
-        let categoryIds = Set(work.compactMap { $0.event?.category } + dueTimers.map(\.categoryId))
+        let categoryIds = Set(work.indices.compactMap { work[$0].event?.category } + dueTimers.map(\.categoryId))
         let (snapshot, found) = try store.recipients(
             Array(userIds), categories: Array(categoryIds), now: now, lock: true)
         let missing = Set(snapshot.dueTimers.map(\.categoryId)).subtracting(categoryIds)
@@ -55,8 +55,9 @@ struct BatchProcessor: Sendable {
         fireTimers(snapshot.dueTimers, categories: categories, book: &book, output: &output, now: now)
         // Timers of users that no longer exist would stay due forever.
         output.firedTimers += dueTimers.filter { !book.knows($0.userId) }
-        for item in work {
-            try decide(item, categories: categories, book: &book, output: &output, store: store, now: now)
+        // By index: each item is read in place, not copied with the event and the recipients it holds.
+        for index in work.indices {
+            try decide(work[index], categories: categories, book: &book, output: &output, store: store, now: now)
         }
         try store.commit(output, book: book, now: now)
 
