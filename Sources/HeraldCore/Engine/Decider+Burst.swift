@@ -120,10 +120,11 @@ extension Decider {
             content.relevanceScore = category.relevanceScore
             if mode.carriesCiphertext { content.ciphertext = event.ciphertext?.value(for: device.installationId) }
             if let built = PayloadBuilder.build(content, to: device, userId: state.profile.id) {
-                result.deliveries.append(built.delivery)
                 fanned.imageDropped = fanned.imageDropped || built.imageDropped
                 fanned.ciphertextFetched = fanned.ciphertextFetched || built.ciphertextFetched
                 fanned.queued += 1
+                // Last, so that the delivery is built's last use and can move into the result.
+                result.deliveries.append(built.delivery)
             }
         }
         return fanned

@@ -18,6 +18,12 @@ struct BatchProcessor: Sendable {
         var event: HeraldCore.Event?
         var recipients: [String]
         var progress: EventProgress
+
+        /// Whether the stored document did not decode, asked without copying the event out.
+        var isUndecodable: Bool {
+            if case .none = event { return true }
+            return false
+        }
     }
 
     /// Runs one batch at `now` on `store`; returns what it did (an empty report when there was nothing to do).
@@ -55,9 +61,11 @@ struct BatchProcessor: Sendable {
         fireTimers(snapshot.dueTimers, categories: categories, book: &book, output: &output, now: now)
         // Timers of users that no longer exist would stay due forever.
         output.firedTimers += dueTimers.filter { !book.knows($0.userId) }
-        // By index: each item is read in place, not copied with the event and the recipients it holds.
-        for index in work.indices {
-            try decide(work[index], categories: categories, book: &book, output: &output, store: store, now: now)
+        // Through the buffer: each item is read in place, not copied with the event and the recipients it holds.
+        try work.withUnsafeBufferPointer { work in
+            for index in work.indices {
+                try decide(work[index], categories: categories, book: &book, output: &output, store: store, now: now)
+            }
         }
         try store.commit(output, book: book, now: now)
 
@@ -67,7 +75,7 @@ struct BatchProcessor: Sendable {
         report.full = report.full || report.eventsDone < claims.count
         report.timers = snapshot.dueTimers.count
         report.outcomes = output.outcomeCounts
-        report.undecodable = work.indices.filter { work[$0].event == nil }.map { work[$0].claim }
+        report.undecodable = work.indices.filter { work[$0].isUndecodable }.map { work[$0].claim }
         report.queued = output.queuedCounts
         return report
     }
