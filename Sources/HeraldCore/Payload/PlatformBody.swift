@@ -88,8 +88,7 @@ enum PlatformBody {
         if whole.count <= limit { return Fitted(bytes: whole) }
         var imageless = content
         imageless.imageURL = nil
-        let plain = imageless
-        return TextFitting.fit(title: plain.title, body: plain.body, limit: limit) { build(plain, $0, $1) }
+        return TextFitting.fit(title: imageless.title, body: imageless.body, limit: limit) { build(imageless, $0, $1) }
             .map { Fitted(bytes: $0, imageDropped: true) }
     }
 }
