@@ -21,26 +21,20 @@ public enum LocaleFallback {
     }
 
     /// The tag without its region: `pt` for `pt-BR`, `zh-Hant` for `zh-Hant-TW` (underscores accepted); `nil` when
-    /// there is no region. A script is kept, because `sr-Latn` text is not `sr` (Cyrillic) text.
+    /// there is no region. A script is kept, because `sr-Latn` text is not `sr` (Cyrillic) text. As in BCP 47, a
+    /// script is four ASCII letters and a region two ASCII letters or three ASCII digits; the tag is read byte by
+    /// byte (two renders per recipient ask), and no string is made but the answer.
     public static func language(of locale: String) -> String? {
         var tag = locale
-        if let answer = tag.withUTF8({ asciiLanguage(of: $0) }) { return answer }
-        return anyLanguage(of: locale)
+        return tag.withUTF8 { language(of: $0) }
     }
 
-    /// `language(of:)` for a tag of ASCII bytes, where each byte is a character and a letter or digit is what
-    /// `Character` calls one: two renders per recipient ask, so this path makes no strings but the answer.
-    /// `.none` for a tag with any other byte.
-    static func asciiLanguage(of tag: UnsafeBufferPointer<UInt8>) -> String?? {
+    private static func language(of tag: UnsafeBufferPointer<UInt8>) -> String? {
         var parts: (Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0)
         var found = 0
         var start = 0
         for index in 0...tag.count {
-            if index < tag.count {
-                let byte = tag[index]
-                if byte >= 0x80 { return .none }
-                if byte != UInt8(ascii: "-"), byte != UInt8(ascii: "_") { continue }
-            }
+            if index < tag.count, tag[index] != UInt8(ascii: "-"), tag[index] != UInt8(ascii: "_") { continue }
             if index > start {
                 switch found {
                 case 0: parts.0 = start..<index
@@ -52,35 +46,21 @@ public enum LocaleFallback {
             }
             start = index + 1
         }
-        guard found > 1 else { return .some(nil) }
         func all(_ range: Range<Int>, _ test: (UInt8) -> Bool) -> Bool { range.allSatisfy { test(tag[$0]) } }
         let letter = { (byte: UInt8) in (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
         let digit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-        let script = parts.1.count == 4 && all(parts.1, letter)
-        guard found > (script ? 2 : 1) else { return .some(nil) }
+        let script = found > 1 && parts.1.count == 4 && all(parts.1, letter)
+        guard found > (script ? 2 : 1) else { return nil }
         let region = script ? parts.2 : parts.1
         guard (region.count == 2 && all(region, letter)) || (region.count == 3 && all(region, digit)) else {
-            return .some(nil)
+            return nil
         }
         var kept = Array(tag[parts.0])
         if script {
             kept.append(UInt8(ascii: "-"))
             kept.append(contentsOf: tag[parts.1])
         }
-        return .some(String(decoding: kept, as: UTF8.self))
-    }
-
-    /// `language(of:)` for any tag, character by character.
-    static func anyLanguage(of locale: String) -> String? {
-        let parts = locale.split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
-        guard parts.count > 1 else { return nil }
-        var kept = [parts[0]]
-        if parts[1].count == 4, parts[1].allSatisfy(\.isLetter) { kept.append(parts[1]) }
-        let rest = parts.dropFirst(kept.count)
-        guard let region = rest.first,
-            (region.count == 2 && region.allSatisfy(\.isLetter)) || (region.count == 3 && region.allSatisfy(\.isNumber))
-        else { return nil }
-        return kept.joined(separator: "-")
+        return String(decoding: kept, as: UTF8.self)
     }
 
     /// The first locale of `chain` the category has templates for, with those templates.
