@@ -18,8 +18,21 @@ export ICU_TIMEZONE_FILES_DIR="$tzdir"
 
 export HERALD_BINARY="$bin/herald"
 export HERALD_SQL_DIR="$PWD/sql"
+# Every process the tests start inherits this mark, the PostgreSQL servers among them. A test process that dies
+# (a crash, a timeout) cannot stop its servers; after each run, whatever still carries the mark is stopped here.
+export HERALD_TEST_RUN="$$-$started"
+stop_strays() {
+    local pid found=()
+    for pid in $(grep -lsz -x -F "HERALD_TEST_RUN=$HERALD_TEST_RUN" /proc/[0-9]*/environ | cut -d/ -f3); do
+        [[ $pid == "$$" || ! -e /proc/$pid ]] || found+=("$pid")
+    done
+    if ((${#found[@]})); then
+        echo "stopping ${#found[@]} processes the tests left running: $(ps -o comm= -p "${found[@]}" | sort | uniq -c | xargs)"
+        kill -KILL "${found[@]}" 2>/dev/null || true
+    fi
+}
 log=$(mktemp)
-trap 'rm -f "$log" "$log.shifted"' EXIT
+trap 'stop_strays; rm -f "$log" "$log.shifted"' EXIT
 # Two runs: the service suites drive handlers synchronously (blocking database calls) and start real binaries,
 # which would starve the timing-sensitive pool and listener tests of the 2-thread cooperative pool.
 for part in "--skip HeraldServiceTests" "--filter HeraldServiceTests"; do
@@ -29,6 +42,7 @@ for part in "--skip HeraldServiceTests" "--filter HeraldServiceTests"; do
     $swift test --skip-build $part 2>&1 | tee -a "$log" | grep -v -E '^(◇|↳|\s+Executed|Test Suite|Test Case)'
     status=${PIPESTATUS[0]}
     set -e
+    stop_strays
     [[ $status -eq 0 ]] || { echo "swift test $part failed ($status)"; grep -E '✘' "$log" | head -40; exit "$status"; }
 done
 echo "== swift test summary"
@@ -53,6 +67,7 @@ for days in 400 -400; do
         $swift test --skip-build --filter "$shifted" >"$log.shifted" 2>&1
     status=$?
     set -e
+    stop_strays
     if [[ $status -ne 0 ]]; then
         echo "swift test with the wall clock shifted $days days failed ($status)"
         grep -E '✘' "$log.shifted" | head -40
