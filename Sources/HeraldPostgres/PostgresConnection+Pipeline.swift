@@ -9,7 +9,7 @@ extension PostgresConnection {
     /// it is thrown with its `statementIndex`.
     public func pipeline(_ statements: [BoundQuery]) throws -> [PostgresResult] {
         guard !statements.isEmpty else { return [] }
-        let values = try statements.map { try Self.encode($0.parameters) }
+        let values = try statements.map { try PostgresParameters($0.parameters) }
         // Named statements are prepared before the batch (once per session), so the batch itself only executes.
         let names = try zip(statements, values).map { try preparedName(for: $0.query, parameterCount: $1.count) }
         guard PQenterPipelineMode(handle) == 1 else { throw connectionError() }
@@ -17,7 +17,7 @@ extension PostgresConnection {
         PQsetnonblocking(handle, 1)
         let outcome = Result { () throws(PostgresError) -> [PostgresResult] in
             for index in statements.indices {
-                let sent = Self.withParameterPointers(values[index]) { pointers in
+                let sent = values[index].withPointers { pointers in
                     let count = Int32(values[index].count)
                     if let name = names[index] {
                         return PQsendQueryPrepared(handle, name, count, pointers, nil, nil, 0)

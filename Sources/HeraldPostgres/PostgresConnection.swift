@@ -56,9 +56,9 @@ public final class PostgresConnection {
     /// Runs one statement with bind parameters and returns its rows.
     @discardableResult
     public func query(_ query: Query, _ parameters: [(any PostgresEncodable)?] = []) throws -> PostgresResult {
-        let values = try Self.encode(parameters)
+        let values = try PostgresParameters(parameters)
         let statementName = try preparedName(for: query, parameterCount: values.count)
-        let result = Self.withParameterPointers(values) { pointers in
+        let result = values.withPointers { pointers in
             if let statementName {
                 return PQexecPrepared(handle, statementName, Int32(values.count), pointers, nil, nil, 0)
             }
@@ -117,48 +117,6 @@ public final class PostgresConnection {
     func connectionError() -> PostgresError {
         let message = String(cString: PQerrorMessage(handle))
         return PostgresError(kind: isConnected ? .other : .connectionLost, message: message)
-    }
-
-    /// Renders parameters as text; a NUL byte cannot travel in a C string, nor be stored in PostgreSQL text.
-    static func encode(_ parameters: [(any PostgresEncodable)?]) throws -> [String?] {
-        try parameters.enumerated().map { index, parameter in
-            guard let text = parameter?.postgresText else { return nil }
-            if Self.containsNUL(text) {
-                throw PostgresError(kind: .invalidValue, message: "parameter $\(index + 1) contains a NUL byte")
-            }
-            return text
-        }
-    }
-
-    /// Whether the text holds a NUL byte, found with `memchr` over its UTF-8 bytes.
-    static func containsNUL(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
-            return memchr(base, 0, bytes.count) != nil
-        }
-    }
-
-    /// Lays all values out in one NUL-separated buffer and passes libpq an array of pointers into it.
-    static func withParameterPointers<R>(
-        _ values: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) throws -> R
-    ) rethrows -> R {
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(values.reduce(0) { $0 + ($1?.utf8.count ?? 0) + 1 })
-        let offsets: [Int?] = values.map { value in
-            guard var value else { return nil }
-            let offset = buffer.count
-            value.withUTF8 { buffer.append(contentsOf: $0) }
-            buffer.append(0)
-            return offset
-        }
-        return try buffer.withUnsafeBytes { storage in
-            // Empty only when every value is NULL, so no offset needs the base then.
-            // Int8 and UInt8 may alias each other; the base is nil only when every value is NULL.
-            let base = storage.baseAddress?.assumingMemoryBound(to: CChar.self)
-            let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in offset.flatMap { base?.advanced(by: $0) } }
-            return try pointers.withUnsafeBufferPointer { try body($0.baseAddress) }
-        }
     }
 
 }

@@ -4,6 +4,18 @@ import Foundation
 public protocol PostgresEncodable: Sendable {
     /// The value in PostgreSQL's text input format.
     var postgresText: String { get }
+
+    /// Appends the UTF-8 bytes of `postgresText` to `bytes`: how a parameter reaches the buffer libpq sends from.
+    /// A type whose text is long (an array of a batch's rows) writes it there directly instead of making a string.
+    func appendPostgresText(to bytes: inout [UInt8])
+}
+
+extension PostgresEncodable {
+    /// The bytes of `postgresText`.
+    public func appendPostgresText(to bytes: inout [UInt8]) {
+        var text = postgresText
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
 }
 
 extension String: PostgresEncodable {

@@ -239,7 +239,7 @@ public enum DeviceRepository {
     {
         guard !userIds.isEmpty else { return [:] }
         var devices: [String: [Device]] = [:]
-        for row in try connection.query(activeBatchQuery, [UserIDArray(userIds)]) {
+        for row in try connection.query(activeBatchQuery, [PipelineArray(userIds)]) {
             let device = try record(row).device
             devices[device.userId, default: []].append(device)
         }

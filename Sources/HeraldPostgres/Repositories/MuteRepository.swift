@@ -98,7 +98,7 @@ public enum MuteRepository {
     ) throws -> [String: [Mute]] {
         guard !userIds.isEmpty else { return [:] }
         var mutes: [String: [Mute]] = [:]
-        for row in try connection.query(activeBatchQuery, [UserIDArray(userIds), now]) {
+        for row in try connection.query(activeBatchQuery, [PipelineArray(userIds), now]) {
             mutes[try row.string("user_id"), default: []].append(try record(row).mute)
         }
         return mutes

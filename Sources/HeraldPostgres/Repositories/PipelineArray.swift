@@ -21,8 +21,18 @@ public struct PipelineArray: PostgresEncodable, Hashable {
 
     /// Every element double-quoted, with `"` and `\` escaped, so no element text can break the literal.
     public var postgresText: String {
-        var out: [UInt8] = [UInt8(ascii: "{")]
-        out.reserveCapacity(elements.reduce(2) { $0 + ($1?.utf8.count ?? 4) + 3 })
+        var out: [UInt8] = []
+        appendPostgresText(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `postgresText`, written straight into the buffer a statement's parameters are sent from.
+    public func appendPostgresText(to out: inout [UInt8]) {
+        // Room for the whole literal at once; growing at least twofold, so that a statement's parameters written
+        // one after another into one buffer do not copy it again for each.
+        let needed = out.count + elements.reduce(2) { $0 + ($1?.utf8.count ?? 4) + 3 }
+        if out.capacity < needed { out.reserveCapacity(max(needed, out.capacity * 2)) }
+        out.append(UInt8(ascii: "{"))
         for (index, element) in elements.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             guard let element else {
@@ -34,7 +44,6 @@ public struct PipelineArray: PostgresEncodable, Hashable {
             out.append(UInt8(ascii: "\""))
         }
         out.append(UInt8(ascii: "}"))
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Appends the element's bytes with a backslash before each `"` and `\`, copying the runs between them whole

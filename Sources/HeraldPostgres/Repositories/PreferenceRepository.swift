@@ -103,7 +103,7 @@ public enum PreferenceRepository {
     ) throws -> [String: PreferenceSetting] {
         guard !userIds.isEmpty else { return [:] }
         var settings: [String: PreferenceSetting] = [:]
-        for row in try connection.query(batchQuery, [UserIDArray(userIds), categoryId]) {
+        for row in try connection.query(batchQuery, [PipelineArray(userIds), categoryId]) {
             settings[try row.string("user_id")] = PreferenceSetting(rawValue: try row.string("setting"))
         }
         return settings

@@ -126,7 +126,7 @@ public enum UserRepository {
     public static func profiles(ids: [String], on connection: PostgresConnection) throws -> [String: UserProfile] {
         guard !ids.isEmpty else { return [:] }
         var profiles: [String: UserProfile] = [:]
-        for row in try connection.query(batchQuery, [UserIDArray(ids)]) {
+        for row in try connection.query(batchQuery, [PipelineArray(ids)]) {
             let profile = try record(row).profile
             profiles[profile.id] = profile
         }

@@ -32,15 +32,28 @@ import Testing
 
     @Test func aNULByteInAParameterIsRefusedNamingIt() throws {
         let connection = try freshConnection()
-        #expect(PostgresConnection.containsNUL("a\u{0}b"))
-        #expect(!PostgresConnection.containsNUL(""))
-        #expect(!PostgresConnection.containsNUL("Grüße"))
+        #expect(throws: PostgresError.self) { try PostgresParameters(["a\u{0}b"]) }
+        #expect(throws: PostgresError.self) { try PostgresParameters([nil, PipelineArray(["ok", "\u{0}"])]) }
+        #expect(try PostgresParameters(["", "Grüße", nil, PipelineArray([])]).count == 4)
         do {
             _ = try connection.query(Self.elements, [PipelineArray(["ok"]), "bad\u{0}"])
             Issue.record("a NUL byte was sent")
         } catch let error as PostgresError {
             #expect(error.kind == .invalidValue)
             #expect(error.detailMessage?.contains("$2") == true)
+        }
+    }
+
+    /// What a parameter writes into the buffer libpq sends from is exactly the text it renders.
+    @Test func aParameterWritesItsTextAsItRendersIt() {
+        let values: [any PostgresEncodable] = [
+            "Grüße \"x\"", "", 42, Int64(-7), true, 1.5, Date(timeIntervalSince1970: 1_000_000.25),
+            PipelineArray(optional: ["a\"b\\c", nil, ""]), PipelineArray([]), JSONText(#"{"k":1}"#),
+        ]
+        for value in values {
+            var bytes: [UInt8] = [9]
+            value.appendPostgresText(to: &bytes)
+            #expect(bytes == [9] + Array(value.postgresText.utf8), "\(value.postgresText)")
         }
     }
 }
