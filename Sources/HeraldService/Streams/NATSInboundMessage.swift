@@ -4,9 +4,13 @@ import Foundation
 /// One message fetched from a pull consumer; acknowledged by the thread that fetched it.
 final class NATSInboundMessage {
     private let message: OpaquePointer
+    /// The library acknowledges through the subscription a message came from, which it does not keep alive: the
+    /// message does, so that an ack, a nak or the message's end can never reach a destroyed subscription.
+    private let subscription: NATSPullSubscription
 
-    init(_ message: OpaquePointer) {
+    init(_ message: OpaquePointer, of subscription: NATSPullSubscription) {
         self.message = message
+        self.subscription = subscription
     }
 
     deinit {

@@ -24,7 +24,7 @@ final class NATSPullSubscription {
         messages.reserveCapacity(Int(list.Count))
         for index in 0..<Int(list.Count) {
             guard let message = list.Msgs[index] else { continue }
-            messages.append(NATSInboundMessage(message))
+            messages.append(NATSInboundMessage(message, of: self))
             // The message now belongs to its wrapper; the list must not destroy it.
             list.Msgs[index] = nil
         }
