@@ -1,5 +1,3 @@
-import HeraldCore
-
 /// A one-dimensional PostgreSQL array as a text-format bind parameter (`{"a","b",NULL}`), for `= ANY($1)` lookups
 /// and `unnest` bulk writes: one parameter carries a whole batch, so a batch costs one round trip.
 public struct PipelineArray: PostgresEncodable, Hashable {
@@ -26,42 +24,46 @@ public struct PipelineArray: PostgresEncodable, Hashable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// `postgresText`, written straight into the buffer a statement's parameters are sent from.
+    /// `postgresText`, written straight into the buffer a statement's parameters are sent from. The literal is
+    /// written byte by byte into scratch room for the worst case (every byte escaped), with a backslash before each
+    /// `"` and `\`, and appended in one copy: a batch's arrays hold hundreds of short ids and a few kilobytes of
+    /// JSON with a quote every few bytes, so appending each element, or each run between quotes, cost more than the
+    /// bytes themselves.
     public func appendPostgresText(to out: inout [UInt8]) {
-        // Room for the whole literal at once; growing at least twofold, so that a statement's parameters written
-        // one after another into one buffer do not copy it again for each.
-        let needed = out.count + elements.reduce(2) { $0 + ($1?.utf8.count ?? 4) + 3 }
-        if out.capacity < needed { out.reserveCapacity(max(needed, out.capacity * 2)) }
-        out.append(UInt8(ascii: "{"))
-        for (index, element) in elements.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            guard let element else {
-                out.append(contentsOf: "NULL".utf8)
-                continue
+        let bound = elements.reduce(2) { $0 + 2 * ($1?.utf8.count ?? 2) + 3 }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { scratch in
+            let target = scratch.baseAddress!
+            let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+            var next = 0
+            func put(_ byte: UInt8) {
+                target[next] = byte
+                next += 1
             }
-            out.append(UInt8(ascii: "\""))
-            Self.appendEscaped(element, to: &out)
-            out.append(UInt8(ascii: "\""))
-        }
-        out.append(UInt8(ascii: "}"))
-    }
-
-    /// Appends the element's bytes with a backslash before each `"` and `\`, copying the runs between them whole
-    /// (queue rows carry kilobytes of payload through here).
-    private static func appendEscaped(_ element: String, to out: inout [UInt8]) {
-        var element = element
-        element.withUTF8 { bytes in
-            guard ByteScan.contains(UnsafeRawBufferPointer(bytes), UInt8(ascii: "\""), UInt8(ascii: "\\")) else {
-                out.append(contentsOf: bytes)
-                return
+            put(UInt8(ascii: "{"))
+            for index in elements.indices {
+                if index > 0 { put(UInt8(ascii: ",")) }
+                guard var element = elements[index] else {
+                    for byte in "NULL".utf8 { put(byte) }
+                    continue
+                }
+                put(quote)
+                element.withUTF8 { bytes in
+                    // The position stays in a register for the element's bytes.
+                    var position = next
+                    for byte in bytes {
+                        if byte == quote || byte == backslash {
+                            target[position] = backslash
+                            position &+= 1
+                        }
+                        target[position] = byte
+                        position &+= 1
+                    }
+                    next = position
+                }
+                put(quote)
             }
-            var runStart = 0
-            for index in bytes.indices where bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "\\") {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                out.append(UInt8(ascii: "\\"))
-                runStart = index
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            put(UInt8(ascii: "}"))
+            out.append(contentsOf: UnsafeBufferPointer(start: target, count: next))
         }
     }
 }
