@@ -81,8 +81,8 @@ struct PostgresDecisionStore: DecisionStore {
     func commit(_ output: BatchOutput, book: RecipientBook, now: Date) throws {
         var queries: [BoundQuery] = []
         // Most batches queue no coalesced push: their rows go as they are, without copying each.
-        let keyed = output.deliveries.indices.contains { output.deliveries[$0].delivery.coalesceKey != nil }
-        let plain = keyed ? output.deliveries.filter { $0.delivery.coalesceKey == nil } : output.deliveries
+        let keyed = output.deliveries.filter { $0.delivery.coalesceKey != nil }
+        let plain = keyed.isEmpty ? output.deliveries : output.deliveries.filter { $0.delivery.coalesceKey == nil }
         // COPY streams a large batch fastest; a small one (the usual case when traffic is light and latency is what
         // counts) is cheaper as one more statement in the closing pipeline.
         if plain.count > Self.copyThreshold {
@@ -98,10 +98,7 @@ struct PostgresDecisionStore: DecisionStore {
         if let insert = DecisionRepository.insertDigestsQuery(output.digests, now: now) { queries.append(insert) }
         queries += try RecipientStateRepository.writeQueries(book.write, now: now)
         queries += TimerRepository.writeQueries(deleting: output.firedTimers, arming: Array(book.armed.values))
-        if keyed {
-            queries += DeliveryRepository.coalescingQueries(
-                output.deliveries.filter { $0.delivery.coalesceKey != nil }, now: now)
-        }
+        queries += DeliveryRepository.coalescingQueries(keyed, now: now)
         // After the inserts, so a push queued earlier in this batch and read later in it ends too.
         if let stop = DeliveryRepository.stopQueuedQuery(
             notificationIds: output.stoppedNotificationIds, installationIds: output.stoppedInstallationIds.sorted(),
