@@ -19,8 +19,10 @@ let package = Package(
             linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
         ),
 
-        // The domain and policy: pure Swift, no I/O.
-        .target(name: "HeraldCore"),
+        // SHA-256 rounds on the processor's SHA instructions, where it has them: pure computation, no library.
+        .target(name: "CSHA256"),
+        // The domain and policy: Swift, no I/O.
+        .target(name: "HeraldCore", dependencies: ["CSHA256"]),
         // Small operating-system helpers every part may use: child processes.
         .target(name: "HeraldSupport"),
         // Structured JSON log lines and the Prometheus metrics registry, for every part that logs or counts.

@@ -58,3 +58,42 @@ import Testing
         #expect(Hex.encode(SHA256.hash((0..<length).lazy.map { _ in UInt8(0x61) })) == digest)
     }
 }
+
+@Suite struct SHA256RoundsTests {
+    /// Bytes that differ from length to length and position to position.
+    private func message(_ length: Int) -> [UInt8] {
+        (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ length &* 7 &+ ($0 >> 3)) }
+    }
+
+    private func digest(_ bytes: [UInt8], hardware: Bool) -> [UInt8] {
+        bytes.withUnsafeBytes { SHA256.digest(of: $0, hardware: hardware) }
+    }
+
+    @Test func theSwiftRoundsGiveTheKnownVectors() {
+        #expect(
+            Hex.encode(digest(Array("abc".utf8), hardware: false))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            Hex.encode(digest([UInt8](repeating: 0x61, count: 119), hardware: false))
+                == "31eba51c313a5c08226adf18d4a359cfdfd8d2e816b13f4af952f7ea6584dcfb")
+        #expect(
+            Hex.encode(digest([], hardware: false))
+                == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
+
+    /// Where the processor has SHA-256 instructions, they and the Swift rounds agree on every length across the
+    /// one-, two- and many-block paddings; elsewhere the Swift rounds are the only ones used.
+    @Test func theProcessorsRoundsAgreeWithTheSwiftRounds() {
+        guard SHA256.hardwareAvailable else {
+            #expect(SHA256.hash(message(100)) == digest(message(100), hardware: false))
+            return
+        }
+        for length in 0...300 {
+            let bytes = message(length)
+            #expect(digest(bytes, hardware: true) == digest(bytes, hardware: false), "length \(length)")
+        }
+        #expect(
+            Hex.encode(digest(Array("abc".utf8), hardware: true))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+}
