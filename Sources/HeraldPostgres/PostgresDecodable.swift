@@ -84,12 +84,15 @@ extension Bool: PostgresDecodable {
         }
     }
 
-    /// The same words read in place.
+    /// The same words read in place (`true` and `false` are what a boolean cast to text prints).
     public init?(postgresBytes: UnsafeBufferPointer<UInt8>) {
-        switch postgresBytes.count {
-        case 1 where postgresBytes[0] == UInt8(ascii: "t"): self = true
-        case 1 where postgresBytes[0] == UInt8(ascii: "f"): self = false
-        default: self.init(postgresText: String(decoding: postgresBytes, as: UTF8.self))
+        let b = postgresBytes
+        switch b.count {
+        case 1 where b[0] == 0x74: self = true  // t
+        case 1 where b[0] == 0x66: self = false  // f
+        case 4 where b[0] == 0x74 && b[1] == 0x72 && b[2] == 0x75 && b[3] == 0x65: self = true  // true
+        case 5 where b[0] == 0x66 && b[1] == 0x61 && b[2] == 0x6C && b[3] == 0x73 && b[4] == 0x65: self = false  // false
+        default: return nil
         }
     }
 }

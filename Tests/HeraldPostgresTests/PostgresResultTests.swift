@@ -139,6 +139,9 @@ import Testing
         #expect(throws: PostgresError.self) { try row.bool(5) }
         #expect(try row.decode(Bool?.self, 5) == nil)
         #expect(try row.decode(Int?.self, 5) == nil)
+        // Only the four words PostgreSQL prints: no prefix, no longer word, no other case.
+        let near = Self.row(["tru", "falsey", "TRUE", "", "f "])
+        for column in 0..<5 { #expect(throws: PostgresError.self) { try near.bool(column) } }
         #expect(try row.date(6) == Date(timeIntervalSince1970: 1_796_522_401.5))
         #expect(try row.date(7) == .distantFuture)
         #expect(throws: PostgresError.self) { try row.date(8) }
