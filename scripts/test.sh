@@ -77,10 +77,10 @@ for days in 400 -400; do
 done
 rm -f "$log.shifted"
 
-echo "== benchmark harness (herald bench --quick: every figure present; no speed asserted)"
+echo "== benchmark harness (herald bench --quick --soak: every figure present; no speed asserted)"
 bench_json=$(mktemp --suffix=.json)
 bench_started=$(date +%s)
-"$bin/herald" bench --quick --json "$bench_json" > /dev/null
+"$bin/herald" bench --quick --soak --json "$bench_json" > /dev/null
 jq -e '([.limit.events_per_second, .limit.deliveries_per_second, .pipeline.events_per_second,
         .pipeline.deliveries_per_second, .pipeline.ratio_to_limit, .ingest.events_per_second, .ingest.p50_ms,
         .ingest.p99_ms, .ingest_alone.events_per_second, .ingest_alone.p99_ms, .latency.p50_ms, .latency.p95_ms, .latency.p99_ms, .memory.peak_rss_mb,
@@ -108,6 +108,7 @@ jq -e '([.limit.events_per_second, .limit.deliveries_per_second, .pipeline.event
     and (.latency.split | [.wait_p50_ms, .wait_p99_ms, .batch_p50_ms, .batch_p99_ms, .slowest_wait_mean_ms,
             .slowest_batch_mean_ms] | all(type == "number"))
     and (.targets | length == 10 and all(.[]; (.value | type == "number") and (.met | type == "boolean")))
+    and (.soak | .observed == .events and (.rss_samples_mb | length >= 3 and all(type == "number" and . > 0)))
     and .campaign.status == "run" and (.git_commit | type == "string")' "$bench_json" > /dev/null \
     || { echo "herald bench --quick wrote incomplete figures:"; cat "$bench_json"; exit 1; }
 echo "bench --quick passed in $(( $(date +%s) - bench_started )) s"

@@ -63,7 +63,8 @@ enum BenchCommand {
             }
             index += 1
         }
-        if soak { sizes.soakSeconds = 600 }
+        // Ten minutes; with `--quick`, long enough to show that every soak figure is written.
+        if soak { sizes.soakSeconds = sizes.quick ? 10 : 600 }
         if let historyDays { sizes.agingDays = historyDays }
         // A signal during the run stops the embedded server and removes its folder; the run then fails on its next
         // statement and the command returns 128 + the signal's number (or the process ends 10 s later regardless).

@@ -20,6 +20,9 @@ enum BenchLatencyWatch {
     /// started: `waits` is accepted → batch started (the ingest's commit, the wake-up, a worker coming free),
     /// `batches` is batch started → seen (the claim, the reads, the deciding, the commit, the watcher's look).
     struct Watch {
+        /// Events seen decided.
+        var seen = 0
+        /// Each event's delay, kept only when the watch was asked to (`keepingDelays`).
         var delays: [Double] = []
         var waits: [Double] = []
         var batches: [Double] = []
@@ -30,9 +33,11 @@ enum BenchLatencyWatch {
     }
 
     /// Looks at each notification of the ready channel, and after `interval` seconds without one, until
-    /// `expected` events of `source`, numbered from `firstSeq` on, were seen decided or `timeout` passes.
+    /// `expected` events of `source`, numbered from `firstSeq` on, were seen decided or `timeout` passes. Without
+    /// `keepingDelays` it only counts them, so that what it holds does not grow with the events.
     static func watch(
-        _ service: BenchService, source: String, firstSeq: Int, expected: Int, interval: Double, timeout: Double
+        _ service: BenchService, source: String, firstSeq: Int, expected: Int, interval: Double, timeout: Double,
+        keepingDelays: Bool = true
     ) throws -> Watch {
         try service.database { connection in
             let backend = try BenchRepository.backendProcess(on: connection)
@@ -44,7 +49,7 @@ enum BenchLatencyWatch {
             var watch = try BenchRepository.withGenericPlans(on: connection) {
                 try poll(
                     connection, source: source, firstSeq: firstSeq, expected: expected, interval: interval,
-                    timeout: timeout)
+                    timeout: timeout, keepingDelays: keepingDelays)
             }
             watch.wallSeconds = max(BenchStatistics.seconds(since: started), 0.001)
             watch.heraldSeconds = BenchCPU.threadSeconds() - threadStart
@@ -65,25 +70,27 @@ enum BenchLatencyWatch {
 
     private static func poll(
         _ connection: PostgresConnection, source: String, firstSeq: Int, expected: Int, interval: Double,
-        timeout: Double
+        timeout: Double, keepingDelays: Bool
     ) throws -> Watch {
         var seen: Set<Int> = []
         var watch = Watch()
         // Every event below `low` was seen decided; polls only read from there.
         var low = firstSeq
         let start = ContinuousClock.now
-        while watch.delays.count < expected, BenchStatistics.seconds(since: start) < timeout {
+        while watch.seen < expected, BenchStatistics.seconds(since: start) < timeout {
             let polled = ContinuousClock.now
             let rows = try BenchRepository.decidedEvents(source: source, from: low, on: connection)
             watch.polls.append(BenchStatistics.seconds(since: polled) * 1000)
             let observed = Date().timeIntervalSince1970
             for row in rows where seen.insert(row.seq).inserted {
+                watch.seen += 1
+                guard keepingDelays else { continue }
                 watch.delays.append((observed - row.acceptedAt) * 1000)
                 watch.waits.append((row.decidedAt - row.acceptedAt) * 1000)
                 watch.batches.append((observed - row.decidedAt) * 1000)
             }
             while seen.remove(low) != nil { low += 1 }
-            guard watch.delays.count < expected else { break }
+            guard watch.seen < expected else { break }
             _ = try connection.notifications(waitingAtMost: .milliseconds(Int(interval * 1000)))
         }
         return watch

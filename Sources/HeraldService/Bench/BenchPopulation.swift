@@ -4,7 +4,7 @@ import HeraldHTTP
 import HeraldPostgres
 
 /// The synthetic recipients and events of a benchmark run, loaded through the service's own bulk paths.
-struct BenchPopulation {
+struct BenchPopulation: Sendable {
     static let zones = [
         "Europe/London", "Europe/Paris", "America/New_York", "America/Sao_Paulo", "Asia/Tokyo", "Asia/Kolkata",
         "Australia/Sydney", "Africa/Lagos", "America/Los_Angeles", "Europe/Berlin", "Asia/Singapore",

@@ -78,7 +78,8 @@ extension BenchRun {
             try BenchThreads.run(2) { [service] lane in
                 if lane == 0 {
                     return (
-                        posts: try client.steady(bodies: bodies, interval: 0.01, connections: 4),
+                        posts: try client.steady(
+                            count: bodies.count, interval: 0.01, connections: 4, body: { bodies[$0] }),
                         watch: BenchLatencyWatch.Watch()
                     )
                 }

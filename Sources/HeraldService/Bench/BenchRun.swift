@@ -144,11 +144,7 @@ struct BenchRun {
 
         if sizes.soakSeconds > 0 {
             BenchCommand.progress("soak (\(sizes.soakSeconds) s)")
-            let before = BenchStatistics.residentMegabytes() ?? 0
-            _ = try latency(source: "bench-soak", seconds: sizes.soakSeconds)
-            let after = BenchStatistics.residentMegabytes() ?? 0
-            table.add("soak: RSS MB at start / end", "\(fmt(before, 1)) / \(fmt(after, 1))")
-            results["soak"] = ["seconds": sizes.soakSeconds, "rss_start_mb": before, "rss_end_mb": after]
+            results["soak"] = try soak(seconds: sizes.soakSeconds)
         }
 
         running?.stop()
