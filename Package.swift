@@ -13,6 +13,8 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CNATS", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
+        // glibc's allocator controls; nothing to link beyond the C library.
+        .systemLibrary(name: "CMalloc"),
         // Opaque C facade over ICU: its public header includes no ICU header, so Foundation's ICU never clashes.
         .target(
             name: "CICUShim",
@@ -38,7 +40,7 @@ let package = Package(
             name: "HeraldService",
             dependencies: [
                 "HeraldCore", "HeraldSupport", "HeraldObservability", "HeraldText", "HeraldPostgres", "HeraldHTTP",
-                "CNATS",
+                "CNATS", "CMalloc",
             ]
         ),
         .executableTarget(name: "herald", dependencies: ["HeraldService"]),

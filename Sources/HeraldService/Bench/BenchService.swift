@@ -20,6 +20,8 @@ final class BenchService: Sendable {
     let tracksStatements: Bool
     private let embedded: EmbeddedPostgres?
     private let tornDown = Mutex(false)
+    /// Trims the heap once a minute, as `herald serve` does.
+    private let trimmer = MemoryTrimmer()
 
     /// Starts everything; with `tracksStatements`, `pg_stat_statements` records every statement (the embedded
     /// server always preloads it, so that every run has the same server, with tracking off unless asked for).
@@ -68,6 +70,7 @@ final class BenchService: Sendable {
             configuration: config.httpServerConfiguration(port: 0),
             dispatcher: dispatcher, logger: logger, metrics: metrics)
         try server.start()
+        trimmer.start()
     }
 
     /// The server's base address.
@@ -152,6 +155,7 @@ final class BenchService: Sendable {
 
     /// Stops the server, the pool and the embedded cluster, and removes the temporary folder.
     func close() {
+        trimmer.stop()
         server.stop(timeout: .seconds(2))
         context.pool.close()
         abandon()

@@ -1,5 +1,6 @@
 /// A part of `herald serve` that works in the background beside the HTTP server: the pipeline workers, the
-/// campaign runner, the retention job, the NATS consumer and relay. `ServiceGroup` starts and stops them in order.
+/// campaign runner, the retention job, the NATS consumer and relay, the memory trimmer. `ServiceGroup` starts and
+/// stops them in order.
 ///
 /// Conforming types are handles: a copy starts and stops the same running part. `stop()` follows `start()` (once it
 /// has returned or thrown), never runs beside it.

@@ -107,6 +107,7 @@ enum ServeCommand {
             CampaignService.runner(context: context, conninfo: conninfo),
             StreamsService.make(context: context, conninfo: conninfo),
             retention,
+            MemoryTrimmer(),
         ]
         return ServiceGroup(name: "background services", services.compactMap { $0 })
     }
