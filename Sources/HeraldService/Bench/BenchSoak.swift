@@ -2,9 +2,9 @@ import Foundation
 import HeraldPostgres
 
 /// The soak (`--soak`): the latency phase's steady 1,000 events/s for ten minutes, with the process's resident
-/// memory read as the traffic starts and after every tenth of the soak (once a minute). Each body is made when it falls due and the watcher
-/// only counts what it sees, so the benchmark holds as much in the last minute as in the first: what grows is
-/// Herald's.
+/// memory read as the traffic starts and after every tenth of the soak (once a minute). Each body is made when it
+/// falls due and the watcher only counts what it sees, so the benchmark holds as much in the last minute as in the
+/// first: what grows is Herald's.
 extension BenchRun {
     /// What each lane of the soak returns: the poster its requests, the watcher its count, the sampler its readings.
     private struct SoakLane: Sendable {
