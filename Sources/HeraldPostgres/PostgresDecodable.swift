@@ -90,8 +90,10 @@ extension Bool: PostgresDecodable {
         switch b.count {
         case 1 where b[0] == 0x74: self = true  // t
         case 1 where b[0] == 0x66: self = false  // f
-        case 4 where b[0] == 0x74 && b[1] == 0x72 && b[2] == 0x75 && b[3] == 0x65: self = true  // true
-        case 5 where b[0] == 0x66 && b[1] == 0x61 && b[2] == 0x6C && b[3] == 0x73 && b[4] == 0x65: self = false  // false
+        case 4 where b[0] == 0x74 && b[1] == 0x72 && b[2] == 0x75 && b[3] == 0x65:
+            self = true  // true
+        case 5 where b[0] == 0x66 && b[1] == 0x61 && b[2] == 0x6C && b[3] == 0x73 && b[4] == 0x65:
+            self = false  // false
         default: return nil
         }
     }
