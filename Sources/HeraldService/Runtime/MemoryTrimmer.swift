@@ -25,13 +25,15 @@ struct MemoryTrimmer: BackgroundService {
         _ = malloc_trim(0)
     }
 
+    /// Trims after every `interval`, the first one `interval` after the start (a process that has just started has
+    /// nothing to give back).
     func start() {
-        loop.startRepeating(
-            { [trim, interval] in
-                trim()
-                return interval
-            },
-            recover: { [interval] _ in interval })
+        loop.start { [loop, trim, interval] in
+            while loop.isRunning {
+                loop.pause(interval)
+                if loop.isRunning { trim() }
+            }
+        }
     }
 
     func stop() { loop.stop() }
