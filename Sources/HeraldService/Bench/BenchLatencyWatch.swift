@@ -72,9 +72,9 @@ enum BenchLatencyWatch {
         _ connection: PostgresConnection, source: String, firstSeq: Int, expected: Int, interval: Double,
         timeout: Double, keepingDelays: Bool
     ) throws -> Watch {
-        var seen: Set<Int> = []
+        // The seqs seen decided at or above `low`; every event below `low` was seen, and polls only read from there.
+        var seenAbove: Set<Int> = []
         var watch = Watch()
-        // Every event below `low` was seen decided; polls only read from there.
         var low = firstSeq
         let start = ContinuousClock.now
         while watch.seen < expected, BenchStatistics.seconds(since: start) < timeout {
@@ -82,14 +82,14 @@ enum BenchLatencyWatch {
             let rows = try BenchRepository.decidedEvents(source: source, from: low, on: connection)
             watch.polls.append(BenchStatistics.seconds(since: polled) * 1000)
             let observed = Date().timeIntervalSince1970
-            for row in rows where seen.insert(row.seq).inserted {
+            for row in rows where seenAbove.insert(row.seq).inserted {
                 watch.seen += 1
                 guard keepingDelays else { continue }
                 watch.delays.append((observed - row.acceptedAt) * 1000)
                 watch.waits.append((row.decidedAt - row.acceptedAt) * 1000)
                 watch.batches.append((observed - row.decidedAt) * 1000)
             }
-            while seen.remove(low) != nil { low += 1 }
+            while seenAbove.remove(low) != nil { low += 1 }
             guard watch.seen < expected else { break }
             _ = try connection.notifications(waitingAtMost: .milliseconds(Int(interval * 1000)))
         }
