@@ -54,8 +54,6 @@ public struct RequestDispatcher: Sendable {
         case refused(Outcome)
         /// The caller is settled (nil for a public route); the body may come, and the dispatch reuses the caller.
         case admitted(Principal?)
-        /// The credential store failed; the full dispatch after the body decides and reports it.
-        case undecided
     }
 
     /// Dispatches a request and reports the route and principal alongside the response; `admitted` is the caller
@@ -80,20 +78,19 @@ public struct RequestDispatcher: Sendable {
     }
 
     /// The verdict on a request's head, before any of its body is read: the caller, or the outcome that ends the
-    /// request: no route or method, a malformed path, missing or bad credentials, a missing scope. So only a caller
-    /// the route admits ever makes the server hold a body.
+    /// request: no route or method, a malformed path, missing or bad credentials, a missing scope, or a credential
+    /// store that failed (503 when the database is busy or unreachable). So only a caller the route admits ever
+    /// makes the server hold a body.
     public func admit(_ head: HTTPRequest) -> Admission {
         guard case .matched(let route, _) = router.resolve(method: head.method, path: head.path) else {
             return .refused(dispatch(head))
         }
         do {
             return .admitted(try authenticate(head, requirement: route.auth))
-        } catch let error as HTTPError {
-            var outcome = Outcome(response: problem(error, for: head), route: route.pattern.template)
+        } catch {
+            var outcome = failure(error, route: route.pattern.template, request: head, principal: nil)
             outcome.response.headers.set("X-Request-Id", head.requestID)
             return .refused(outcome)
-        } catch {
-            return .undecided
         }
     }
 
@@ -106,29 +103,40 @@ public struct RequestDispatcher: Sendable {
             principal = try admitted ?? authenticate(request, requirement: route.auth)
             let match = RouteMatch(route: name, parameters: parameters, principal: principal)
             return Outcome(response: try route.handler(request, match), route: name, principal: principal)
-        } catch let error as HTTPError {
-            return Outcome(response: problem(error, for: request), route: name, principal: principal)
         } catch {
-            if let dependency = dependencyProblem(error) {
-                logger.warning(
-                    "dependency unavailable",
-                    [
-                        "request.id": .string(request.requestID), "http.route": .string(name),
-                        "error.message": .string(String(describing: error)),
-                    ])
-                return Outcome(response: problem(dependency, for: request), route: name, principal: principal)
-            }
-            logger.error(
-                "request failed",
+            return failure(error, route: name, request: request, principal: principal)
+        }
+    }
+
+    /// The outcome of `error` thrown while authenticating or handling `request` on `route`: its own problem for an
+    /// `HTTPError`, the dependency's problem for a failure of something the handlers depend on, else an opaque 500;
+    /// the last two are logged.
+    private func failure(
+        _ error: any Error, route name: String, request: HTTPRequest, principal: Principal?
+    )
+        -> Outcome
+    {
+        if let error = error as? HTTPError {
+            return Outcome(response: problem(error, for: request), route: name, principal: principal)
+        }
+        if let dependency = dependencyProblem(error) {
+            logger.warning(
+                "dependency unavailable",
                 [
                     "request.id": .string(request.requestID), "http.route": .string(name),
-                    "http.method": .string(request.method.rawValue),
-                    "error.type": .string("\(type(of: error))"),
                     "error.message": .string(String(describing: error)),
                 ])
-            return Outcome(
-                response: problem(.internalError, for: request), route: name, principal: principal)
+            return Outcome(response: problem(dependency, for: request), route: name, principal: principal)
         }
+        logger.error(
+            "request failed",
+            [
+                "request.id": .string(request.requestID), "http.route": .string(name),
+                "http.method": .string(request.method.rawValue),
+                "error.type": .string("\(type(of: error))"),
+                "error.message": .string(String(describing: error)),
+            ])
+        return Outcome(response: problem(.internalError, for: request), route: name, principal: principal)
     }
 
     /// Checks the bearer key against the requirement: 401 for a missing, malformed or unknown key, 403 for a

@@ -34,11 +34,12 @@ public struct Router: Sendable {
         add(Route(method, template, auth: auth, maxBodyBytes: maxBodyBytes, handler: handler))
     }
 
-    /// Adds a GET route (HEAD is answered by it too).
+    /// Adds a GET route (HEAD is answered by it too). It takes no body: a request that declares or sends one is
+    /// answered 413 before the server holds any of it, whoever sends it.
     public mutating func get(
         _ template: String, auth: AuthRequirement, handler: @escaping HTTPHandler
     ) {
-        add(.get, template, auth: auth, handler: handler)
+        add(.get, template, auth: auth, maxBodyBytes: 0, handler: handler)
     }
 
     /// Adds a POST route; `maxBodyBytes` overrides the server's body limit for it.

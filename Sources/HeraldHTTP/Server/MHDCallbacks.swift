@@ -47,10 +47,6 @@ func heraldAccess(
         // without the route's scope, is answered now and never makes the server hold a body.
         switch server.dispatcher.admit(server.request(from: state)) {
         case .admitted(let principal): state.admitted = .some(principal)
-        case .undecided:
-            // The caller is not known yet (the key could not be looked up): a route's larger limit is for callers
-            // it admits, so until then the server-wide limit holds.
-            state.bodyLimit = min(state.bodyLimit, server.configuration.maxBodyBytes)
         case .refused(let refusal):
             if let connection { server.deadlines.release(connectionKey(connection)) }
             state.route = refusal.route

@@ -239,3 +239,55 @@ final class CountingAuthenticator: Authenticator {
         }
     }
 }
+
+/// A credential store that cannot answer, as a database that is busy or unreachable.
+struct UnavailableAuthenticator: Authenticator {
+    struct Down: Error {}
+
+    func principal(forKeyHash keyHash: String) throws -> Principal? { throw Down() }
+    func knownPrincipal(forKeyHash keyHash: String) throws -> Principal? { throw Down() }
+}
+
+@Suite struct AdmissionTests {
+    let logs = LogCapture()
+
+    func dispatcher(dependencyProblem: @escaping @Sendable (any Error) -> HTTPError?) -> RequestDispatcher {
+        RequestDispatcher(
+            router: sampleRouter(), authenticator: UnavailableAuthenticator(), logger: logs.logger,
+            dependencyProblem: dependencyProblem)
+    }
+
+    /// When the keys cannot be looked up, the request ends on its headers with the dependency's problem: the
+    /// server never holds the body of a caller it could not check.
+    @Test func aCredentialStoreThatFailsEndsTheRequestOnItsHeaders() throws {
+        let busy = HTTPError(
+            status: .serviceUnavailable, type: "database-unavailable", detail: "busy", headers: ["Retry-After": "1"])
+        let head = HTTPRequest(
+            method: .post, path: "/v1/echo", headers: ["Authorization": "Bearer \(TestKeys.admin)"], requestID: "r-9")
+        guard case .refused(let outcome) = dispatcher(dependencyProblem: { _ in busy }).admit(head) else {
+            Issue.record("admitted a caller that could not be checked")
+            return
+        }
+        #expect(outcome.response.status == .serviceUnavailable)
+        #expect(outcome.response.headers["Retry-After"] == "1")
+        #expect(outcome.response.headers["X-Request-Id"] == "r-9")
+        #expect(outcome.route == "/v1/echo")
+        #expect(logs.all.contains { $0.contains("dependency unavailable") })
+
+        guard case .refused(let opaque) = dispatcher(dependencyProblem: { _ in nil }).admit(head) else {
+            Issue.record("admitted a caller that could not be checked")
+            return
+        }
+        #expect(opaque.response.status == .internalServerError)
+    }
+
+    /// A public route needs no lookup, so it is admitted however the store fares.
+    @Test func aPublicRouteIsAdmittedWithoutALookup() {
+        let admission = dispatcher(dependencyProblem: { _ in nil }).admit(HTTPRequest(method: .get, path: "/health"))
+        guard case .admitted(let principal) = admission else {
+            Issue.record("a public route was refused")
+            return
+        }
+        #expect(principal == nil)
+    }
+}

@@ -92,4 +92,17 @@ import Testing
         }
         #expect(route.pattern.template == "/v1/things/special")
     }
+
+    /// A GET takes no body (nor a HEAD, which it answers); other methods keep the server's limit unless they set
+    /// their own.
+    @Test func aGetRouteTakesNoBody() {
+        var router = Router()
+        router.get("/health", auth: .public) { _, _ in .text("ok") }
+        router.post("/v1/things", auth: .public) { _, _ in .text("ok") }
+        router.post("/v1/things:import", auth: .public, maxBodyBytes: 4_096) { _, _ in .text("ok") }
+        #expect(router.bodyLimit(method: .get, path: "/health") == 0)
+        #expect(router.bodyLimit(method: .head, path: "/health") == 0)
+        #expect(router.bodyLimit(method: .post, path: "/v1/things") == nil)
+        #expect(router.bodyLimit(method: .post, path: "/v1/things:import") == 4_096)
+    }
 }

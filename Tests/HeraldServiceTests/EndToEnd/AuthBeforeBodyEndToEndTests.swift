@@ -20,14 +20,14 @@ struct AuthBeforeBodyEndToEndTests {
     /// Opens one connection per request, sends every head first (all connections open at once), then reads each
     /// answer before any body is sent, and finally tries to send the bodies the server no longer wants.
     static func heads(
-        port: Int, count: Int, target: String, length: Int, key: String?
+        port: Int, count: Int, method: String = "POST", target: String, length: Int, key: String?
     ) throws -> [Int] {
         var headers = [("Content-Type", "application/json"), ("Content-Length", "\(length)")]
         if let key { headers.append(("Authorization", "Bearer \(key)")) }
         var clients: [RawHTTPClient] = []
         for _ in 0..<count {
             let client = try RawHTTPClient(port: UInt16(port), timeoutSeconds: 20)
-            var head = "POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
             for (name, value) in headers { head += "\(name): \(value)\r\n" }
             try client.send(Array((head + "\r\n").utf8))
             clients.append(client)
@@ -52,10 +52,13 @@ struct AuthBeforeBodyEndToEndTests {
         let idle = Self.residentMB(pid)
         var peak = idle
 
-        let (strangers, imports, unscoped, tooLong, tooLongImport) = try await offCooperativePool {
-            () -> ([Int], [Int], [Int], [Int], [Int]) in
+        let (strangers, publicBodies, imports, unscoped, tooLong, tooLongImport) = try await offCooperativePool {
+            () -> ([Int], [Int], [Int], [Int], [Int], [Int]) in
             let strangers = try Self.heads(
                 port: port, count: 150, target: "/v1/events", length: Self.mebibyte, key: nil)
+            // A public route needs no key, and a GET takes no body: nobody makes the server hold one there.
+            let publicBodies = try Self.heads(
+                port: port, count: 100, method: "GET", target: "/health", length: Self.mebibyte, key: nil)
             let imports = try Self.heads(
                 port: port, count: 4, target: "/v1/users:import", length: 64 * Self.mebibyte, key: "hk_wrong")
             let unscoped = try Self.heads(
@@ -64,10 +67,11 @@ struct AuthBeforeBodyEndToEndTests {
                 port: port, count: 2, target: "/v1/events", length: 2 * Self.mebibyte, key: eventsKey)
             let tooLongImport = try Self.heads(
                 port: port, count: 1, target: "/v1/users:import", length: 300 * Self.mebibyte, key: herald.adminKey)
-            return (strangers, imports, unscoped, tooLong, tooLongImport)
+            return (strangers, publicBodies, imports, unscoped, tooLong, tooLongImport)
         }
         peak = max(peak, Self.residentMB(pid))
         #expect(strangers == Array(repeating: 401, count: 150))
+        #expect(publicBodies == Array(repeating: 413, count: 100))
         #expect(imports == [401, 401, 401, 401])
         #expect(unscoped == [403, 403])
         #expect(tooLong == [413, 413])
