@@ -63,11 +63,10 @@ final class ServerCore: Sendable {
             metrics?.recordRequest(method: state.method, route: route, status: status, seconds: seconds)
         }
         guard logger.isEnabled(.info) else { return }
-        let (path, _) = HTTPRequest.split(target: state.target)
+        // The route's template, not the path: a path names users and devices, which stay out of the logs.
         var fields: [(String, LogValue)] = [
             ("request.id", .string(state.requestID)),
             ("http.method", .string(state.method.rawValue)),
-            ("http.path", .string(path)),
             ("http.route", .string(route)),
             ("http.status", state.status.map { .int($0.rawValue) } ?? .null),
             ("http.duration_ms", .double((seconds * 1_000_000).rounded() / 1000)),

@@ -42,7 +42,7 @@ enum UsersAPI {
                 try UserRepository.delete(id: id, now: now, on: connection)
             }
             guard deleted else { throw HTTPError.notFound("No user has this id.") }
-            context.logger.info("user deleted", ["user.id": .string(id)])
+            context.logger.info("user deleted", ["auth.key_id": .string(match.principal?.keyID ?? "")])
             return .noContent()
         }
     }
