@@ -67,8 +67,11 @@ extension EventsAPI {
         var truncated: Bool
     }
 
-    /// One delivery a simulation would queue, exactly as the queue would hold it.
+    /// One delivery a simulation would queue, as the queue would hold it but for the device's push token, which is
+    /// `redactedToken` wherever it would appear: a key that may publish events may not read users' devices.
     struct SimulatedDelivery: Encodable {
+        static let redactedToken = "[push token]"
+
         var id: String
         var installationId: String
         var platform: String
@@ -85,8 +88,12 @@ extension EventsAPI {
             installationId = row.delivery.installationId
             platform = row.delivery.platform.rawValue
             kind = row.delivery.kind.rawValue
-            headers = row.delivery.headers
-            body = row.delivery.bodyText
+            let token = row.delivery.token
+            let redact = { (text: String) in
+                token.isEmpty ? text : text.replacingOccurrences(of: token, with: Self.redactedToken)
+            }
+            headers = row.delivery.headers.mapValues(redact)
+            body = redact(row.delivery.bodyText)
             collapseId = row.delivery.collapseId
             priority = row.delivery.priority
             availableAt = row.delivery.availableAt

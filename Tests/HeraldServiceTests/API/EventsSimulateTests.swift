@@ -79,4 +79,32 @@ struct EventsSimulateTests {
         #expect(bad.status == .unprocessableContent)
         #expect(bad.json["pointer"] == .string("/at"))
     }
+
+    /// The pushes show no device's push token: an FCM body names its device by token, and a key that may publish
+    /// events may not read users' devices.
+    @Test func aSimulationHidesThePushTokens() async throws {
+        let harness = try await PipelineHarness.make(start: lateEvening)
+        defer { harness.close() }
+        try await harness.category(PipelineHarness.chatCategory())
+        try await harness.user("ana")
+        let platforms: [Device.Platform] = [.apns, .fcm, .webpush, .wns]
+        for platform in platforms {
+            try await harness.device("\(platform.rawValue)-1", user: "ana", platform: platform)
+        }
+        let event = PipelineHarness.event(id: "what-if", users: ["ana"], occurredAt: lateEvening)
+        let simulated = await harness.send(.post, "/v1/events:simulate", json: event)
+        #expect(simulated.status == .ok)
+        let text = simulated.bodyText
+        for platform in platforms {
+            #expect(!text.contains(PipelineHarness.token("\(platform.rawValue)-1", platform: platform)), "\(platform)")
+        }
+        #expect(text.contains(EventsAPI.SimulatedDelivery.redactedToken))
+        guard case .array(let recipients)? = simulated.json["recipients"],
+            case .array(let pushes)? = recipients.first?["deliveries"]
+        else {
+            Issue.record("no deliveries: \(text)")
+            return
+        }
+        #expect(pushes.count == platforms.count)
+    }
 }
