@@ -27,6 +27,10 @@ public struct UserProfile: Sendable, Hashable, Codable {
         case quietHours = "quiet_hours"
     }
 
+    /// The app badge a push or a feed shows for `unread` unread notifications: the count, or nil when the user
+    /// has badges off.
+    public func appBadge(unread: Int) -> Int? { badge ? unread : nil }
+
     /// Decodes a profile; `badge` defaults to on.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)

@@ -48,7 +48,7 @@ extension Decider {
         case .success(let value): timing = value
         }
         // 12. Fan-out, replacing the burst's first notification in place.
-        let badge = reached.state.profile.badge ? max(0, reached.state.unreadCount) : nil
+        let badge = reached.state.profile.appBadge(unread: max(0, reached.state.unreadCount))
         let burst = BurstContext(
             userId: group.userId, category: reached.category, state: reached.state, badge: badge, timing: timing,
             now: now)

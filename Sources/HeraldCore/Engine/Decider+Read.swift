@@ -8,7 +8,7 @@ extension Decider {
     /// have not gone out yet are stopped: the user has seen it, so an alert later would only bring back a badge.
     public func read(_ notice: ReadNotice, state: RecipientState, now: Date) -> ReadResult {
         let unread = max(0, state.unreadCount - max(0, notice.itemsRead))
-        let badge = state.profile.badge ? unread : nil
+        let badge = state.profile.appBadge(unread: unread)
         var result = ReadResult(unreadCount: unread, deliveries: [], silentBudgets: [:])
         result.stoppedNotificationIds = notice.notificationIds
         for var group in state.collapseGroups.values.sorted(by: { $0.key < $1.key })

@@ -37,7 +37,7 @@ extension Decider {
             result.changes.unreadCounts[userId] = unread
         }
         decision.countsUnread = category.countsUnread
-        decision.badge = state.profile.badge ? unread : nil
+        decision.badge = state.profile.appBadge(unread: unread)
         decision.notificationId = NotificationIdentity.notificationId(eventId: decision.eventId, userId: userId)
         // Positions are allocated under the user's lock, so they follow commit order and a feed reader that has
         // passed a position never finds a lower one appearing later.

@@ -43,7 +43,7 @@ enum MeFeedAPI {
             return try HTTPResponse.json(
                 FeedView(
                     items: items, nextCursor: next.text, hasMore: page.hasMore, unreadCount: page.unread,
-                    badge: page.profile.badge ? page.unread : nil),
+                    badge: page.profile.appBadge(unread: page.unread)),
                 headers: ["Cache-Control": "no-store"])
         }
         router.post("/v1/me/read", auth: .clientUser) { request, match in

@@ -37,12 +37,13 @@ enum ReadApplication {
         try store.markRead(keys, at: now)
 
         let unread = book.snapshot.unread[scope.userId] ?? 0
-        let badgeOn = book.snapshot.profiles[scope.userId]?.badge ?? false
+        let profile = book.snapshot.profiles[scope.userId]
         guard let notice = selection.notice,
             let state = book.state(of: scope.userId, category: EventRepository.readCategory)
         else {
             return ReadOutcome(
-                itemsRead: 0, unreadCount: unread, badge: badgeOn ? unread : nil, withdrawn: [], deliveryIds: [])
+                itemsRead: 0, unreadCount: unread, badge: profile?.appBadge(unread: unread), withdrawn: [],
+                deliveryIds: [])
         }
         let result = decider.read(notice, state: state, now: now)
         book.setUnread(result.unreadCount, for: scope.userId)
@@ -55,7 +56,7 @@ enum ReadApplication {
             of: result.stoppedNotificationIds, to: state.activeDevices.map(\.installationId))
         return ReadOutcome(
             itemsRead: notice.itemsRead, unreadCount: result.unreadCount,
-            badge: badgeOn ? result.unreadCount : nil, withdrawn: notice.collapseIds, deliveryIds: ids)
+            badge: profile?.appBadge(unread: result.unreadCount), withdrawn: notice.collapseIds, deliveryIds: ids)
     }
 
     /// A decision of this batch as a candidate for the read.
