@@ -45,11 +45,15 @@ enum LiveActivitiesAPI {
             router.get(base + "/{installation_id}/live-activities", auth: auth) { _, match in
                 let installationId = try RecipientPaths.identifier(match, "installation_id", write: false)
                 let owner = client ? try ClientUser.id(match) : nil
+                // One snapshot for the owner check and the listing: a device that moves to another user between the
+                // two never shows the new owner's activities to the old one.
                 let registrations = try context.pool.withConnectionBlocking { connection in
-                    guard try device(installationId, owner: owner, on: connection) != nil else {
-                        throw HTTPError.notFound("No device has this installation id.")
+                    try connection.transaction(.repeatableRead) { connection in
+                        guard try device(installationId, owner: owner, on: connection) != nil else {
+                            throw HTTPError.notFound("No device has this installation id.")
+                        }
+                        return try LiveActivityRepository.registrations(installationId: installationId, on: connection)
                     }
-                    return try LiveActivityRepository.registrations(installationId: installationId, on: connection)
                 }
                 return try HTTPResponse.json(ListView(items: registrations.map(RegistrationView.init)))
             }

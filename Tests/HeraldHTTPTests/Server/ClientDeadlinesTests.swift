@@ -56,12 +56,10 @@ import Testing
         #expect(try client.readResponse().status == 201)
     }
 
-    @Test func aCallerNotYetKnownGetsTheServerWideBodyLimitNotTheRoutes() throws {
-        struct Unavailable: Authenticator {
-            struct Down: Error {}
-            func principal(forKeyHash keyHash: String) throws -> Principal? { throw Down() }
-        }
-        let running = try RunningServer(maxBodyBytes: 1024, authenticator: Unavailable()) { router in
+    /// A caller whose key cannot be looked up is answered on its headers: a route's larger limit is for callers it
+    /// admits, and the server holds no body of one it could not check.
+    @Test func aCallerWhoseKeyCannotBeLookedUpIsAnsweredBeforeTheBody() throws {
+        let running = try RunningServer(maxBodyBytes: 1024, authenticator: UnavailableAuthenticator()) { router in
             router.post("/v1/large", auth: .scope(.usersWrite), maxBodyBytes: 1 << 30) { _, _ in .noContent() }
         }
         let client = try RawHTTPClient(port: running.port, timeoutSeconds: 20)
@@ -69,7 +67,9 @@ import Testing
             Array(
                 ("POST /v1/large HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer hk_made_up\r\n"
                     + "Content-Length: 209715200\r\nExpect: 100-continue\r\n\r\n").utf8))
-        #expect(try client.readResponse().status == 413)
+        let response = try client.readResponse()
+        #expect(response.status == 500)
+        #expect(client.isClosedByServer())
     }
 
     @Test func oneAddressHoldsAtMostItsConnections() throws {
