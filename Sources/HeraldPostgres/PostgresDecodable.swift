@@ -75,16 +75,14 @@ extension Int32: PostgresDecodable {
 }
 
 extension Bool: PostgresDecodable {
-    /// PostgreSQL prints booleans as `t` and `f`.
+    /// PostgreSQL prints booleans as `t` and `f`; the words are read as `init(postgresBytes:)` reads them.
     public init?(postgresText: String) {
-        switch postgresText {
-        case "t", "true": self = true
-        case "f", "false": self = false
-        default: return nil
-        }
+        var text = postgresText
+        guard let value = text.withUTF8({ Bool(postgresBytes: $0) }) else { return nil }
+        self = value
     }
 
-    /// The same words read in place (`true` and `false` are what a boolean cast to text prints).
+    /// `t` and `f`, and `true` and `false` (what a boolean cast to text prints), read in place.
     public init?(postgresBytes: UnsafeBufferPointer<UInt8>) {
         let b = postgresBytes
         switch b.count {
