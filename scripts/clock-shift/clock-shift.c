@@ -11,21 +11,27 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <sys/time.h>
+#include <string.h>
 #include <time.h>
 
 typedef int (*clock_gettime_fn)(clockid_t, struct timespec *);
-#include <string.h>
 typedef int (*gettimeofday_fn)(struct timeval *, void *);
 
-static long shift_seconds(void) {
-    static long shift = -1;
-    static int known = 0;
-    if (!known) {
-        const char *text = getenv("CLOCK_SHIFT_SECONDS");
-        shift = text ? strtol(text, NULL, 10) : 0;
-        known = 1;
-    }
-    return shift;
+/*
+ * Resolved once, as the library is loaded and before any thread of the process exists: looked up on a first call
+ * from several threads at once, or read with getenv while a thread changes the environment, they could race. A
+ * library initialized before this one that reads the clock from its own constructor resolves them early, still on
+ * the one thread there is then.
+ */
+static clock_gettime_fn real_clock_gettime;
+static gettimeofday_fn real_gettimeofday;
+static long shift;
+
+__attribute__((constructor)) static void resolve(void) {
+    real_clock_gettime = (clock_gettime_fn)dlsym(RTLD_NEXT, "clock_gettime");
+    real_gettimeofday = (gettimeofday_fn)dlsym(RTLD_NEXT, "gettimeofday");
+    const char *text = getenv("CLOCK_SHIFT_SECONDS");
+    shift = text ? strtol(text, NULL, 10) : 0;
 }
 
 /* Whether the code at `caller` belongs to a library that arms kernel timeouts with the wall clock it reads. */
@@ -37,11 +43,10 @@ static int keeps_real_clock(const void *caller) {
 }
 
 static int shifted_clock_gettime(clockid_t clock, struct timespec *now, const void *caller) {
-    static clock_gettime_fn real;
-    if (!real) real = (clock_gettime_fn)dlsym(RTLD_NEXT, "clock_gettime");
-    int result = real(clock, now);
+    if (!real_clock_gettime) resolve();
+    int result = real_clock_gettime(clock, now);
     if (result == 0 && (clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE) && !keeps_real_clock(caller)) {
-        now->tv_sec += shift_seconds();
+        now->tv_sec += shift;
     }
     return result;
 }
@@ -51,10 +56,9 @@ int clock_gettime(clockid_t clock, struct timespec *now) {
 }
 
 int gettimeofday(struct timeval *now, void *zone) {
-    static gettimeofday_fn real;
-    if (!real) real = (gettimeofday_fn)dlsym(RTLD_NEXT, "gettimeofday");
-    int result = real(now, zone);
-    if (result == 0 && !keeps_real_clock(__builtin_return_address(0))) now->tv_sec += shift_seconds();
+    if (!real_gettimeofday) resolve();
+    int result = real_gettimeofday(now, zone);
+    if (result == 0 && !keeps_real_clock(__builtin_return_address(0))) now->tv_sec += shift;
     return result;
 }
 
