@@ -27,9 +27,16 @@ public struct Mute: Sendable, Hashable, Codable {
         self.until = until
     }
 
+    /// Whether the mute still runs at `now`: it has no end, or its end is later. An ended mute applies to nothing
+    /// and is shown nowhere.
+    public func isRunning(at now: Date) -> Bool {
+        guard let until else { return true }
+        return until > now
+    }
+
     /// Whether the mute silences an event of `category` in `thread` at `now`; expired mutes never apply.
     public func applies(category: String, thread: String?, at now: Date) -> Bool {
-        if let until, until <= now { return false }
+        guard isRunning(at: now) else { return false }
         switch scope {
         case .all: return true
         case .category: return key == category

@@ -33,7 +33,7 @@ extension RecipientStateRepository {
             FROM user_preferences WHERE user_id = ANY($1::text[])
             UNION ALL
             SELECT 2, user_id, id::text, scope, key, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, until
-            FROM user_mutes WHERE user_id = ANY($1::text[]) AND (until IS NULL OR until > $2)
+            FROM user_mutes WHERE user_id = ANY($1::text[])
             UNION ALL
             -- The unread count, the last feed position (kept apart from the decisions, which retention drops: a
             -- user's positions never start over) and the user-wide bucket, in one row.

@@ -47,7 +47,7 @@ extension EventsAPI {
         var acceptance: Acceptance {
             Acceptance(
                 source: result.source ?? "", id: result.id ?? "", status: status.rawValue,
-                acceptedAt: result.acceptedAt ?? Date())
+                acceptedAt: result.acceptedAt)
         }
     }
 
@@ -56,7 +56,8 @@ extension EventsAPI {
         var source: String
         var id: String
         var status: String
-        var acceptedAt: Date
+        /// When the event was stored; every accepted or duplicate event has it, and a body never shows another time.
+        var acceptedAt: Date?
     }
 
     /// The answer to a batch: counts and one result per event, in order. Written straight to JSON text: a busy

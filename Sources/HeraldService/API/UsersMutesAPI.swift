@@ -50,17 +50,14 @@ enum UsersMutesAPI {
                 {
                     throw HTTPError.invalidField("/key", "no category has this id")
                 }
-                // Ended mutes go first: the cap bounds the rows a decision loads, not only the running ones.
-                try MuteRepository.deleteEnded(userId: id, besides: mute, now: now, on: connection)
-                guard
-                    try MuteRepository.othersRunning(userId: id, besides: mute, now: now, on: connection)
-                        < Mute.maxPerUser
-                else {
+                let stored = try MuteRepository.stored(userId: id, on: connection)
+                let admission = MuteAdmission(mute, among: stored.map { ($0.mute, $0.createdAt) }, now: now)
+                guard admission.hasRoom else {
                     throw HTTPError.conflict(
                         "This user already has \(Mute.maxPerUser) mutes running; remove one first.",
                         type: "too-many-mutes")
                 }
-                return try MuteRepository.upsert(userId: id, mute, now: now, on: connection)
+                return try MuteRepository.store(userId: id, mute, admission, on: connection)
             }
         }
         var headers = HTTPHeaders()

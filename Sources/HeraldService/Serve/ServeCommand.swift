@@ -50,14 +50,15 @@ enum ServeCommand {
 
         let pool = try PostgresPool(config.requestPoolConfiguration(conninfo: database.conninfo))
         defer { pool.close() }
-        let adminKey = try bootstrapAdminKey(config, pool: pool, logger: logger)
+        let clock: @Sendable () -> Date = { Date() }
+        let adminKey = try bootstrapAdminKey(config, pool: pool, clock: clock, logger: logger)
 
         let metrics = Metrics()
         registerPoolGauges(metrics, pool: pool)
         let context = ServiceContext(
             config: config, pool: pool, logger: logger, metrics: metrics, migrator: migrator,
             timeZoneData: timeZoneData, zones: ICUZoneDirectory(), authenticator: DatabaseAuthenticator(pool: pool),
-            clock: { Date() },
+            clock: clock,
             clientTokens: ClientTokenSigner(keys: try ClientTokenKeyFile.keys(for: config)),
             console: ConsoleFiles.locate(environment: environment))
         if let folder = context.console.folder {
@@ -136,7 +137,9 @@ enum ServeCommand {
         case stored(path: String)
     }
 
-    static func bootstrapAdminKey(_ config: ServiceConfig, pool: PostgresPool, logger: Logger) throws -> AdminKey {
+    static func bootstrapAdminKey(
+        _ config: ServiceConfig, pool: PostgresPool, clock: @Sendable () -> Date, logger: Logger
+    ) throws -> AdminKey {
         let secret: String
         let origin: AdminKey
         if let key = config.adminKey {
@@ -149,9 +152,10 @@ enum ServeCommand {
             origin = created ? .generated(secret: key, path: file.path) : .stored(path: file.path)
         }
         let hash = APIKeySecret(secret).hash
+        let now = clock()
         let revoked = try pool.withConnectionBlocking { connection in
             try APIKeyRepository.upsertAdmin(
-                id: "admin", name: "bootstrap admin", keyHash: hash, now: Date(), on: connection)
+                id: "admin", name: "bootstrap admin", keyHash: hash, now: now, on: connection)
         }
         if revoked {
             logger.warning(

@@ -102,6 +102,30 @@ struct PipelineDecisionTests {
         #expect(try await harness.count("SELECT unread FROM recipient_counters WHERE user_id = 'u1'") == 1)
     }
 
+    /// Ended mutes stay stored until the user next stores one; the pipeline reads them with the others, and only
+    /// the running one silences.
+    @Test func aMuteSilencesUntilItsEndAndNotAfter() async throws {
+        let harness = try await chatUser(devices: [("phone", .apns)])
+        defer { harness.close() }
+        let inOneHour = ISO8601.format(lateEvening.addingTimeInterval(3600))
+        let muted = await harness.send(
+            .post, "/v1/users/u1/mutes", json: #"{"scope":"category","key":"chat.message","until":"\#(inOneHour)"}"#)
+        #expect(muted.status == .created)
+        for (id, offset) in [("during", 0.0), ("after", 3600.0)] {
+            harness.clock.set(lateEvening.addingTimeInterval(offset))
+            let event = PipelineHarness.event(id: id, occurredAt: harness.clock.now)
+            #expect(await harness.send(.post, "/v1/events", json: event).status == .accepted)
+            try await harness.decideAll()
+        }
+        #expect(try await harness.count("SELECT count(*) FROM user_mutes WHERE user_id = 'u1'") == 1)
+        let outcomes = try await harness.sql(
+            "SELECT e.id, d.outcome FROM decisions d JOIN events e ON e.seq = d.event_seq ORDER BY e.id")
+        #expect(
+            try outcomes.map { "\(try $0.string("id"))=\(try $0.string("outcome"))" } == [
+                "after=delivered", "during=suppressed.muted",
+            ])
+    }
+
     @Test func aQuietHoursDeferralBecomesClaimableWhenTheWindowEnds() async throws {
         let harness = try await PipelineHarness.make(start: lateEvening)
         defer { harness.close() }
