@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 
 extension CampaignRepository {
     /// The wave whose next batch is due. SKIP LOCKED: a wave being worked by another runner (another process) is
@@ -175,10 +176,9 @@ extension CampaignRepository {
         let finished = segment >= segments
         let startedAt = try row.decode(Date?.self, "started_at") ?? now
         let selected = try row.int("selected") + page.count
-        let planned = max(1, try row.int("planned"))
-        // Rate smoothing: batch k of a wave may start once k/planned of the minimum duration has passed.
-        let share = min(1, Double(selected) / Double(planned))
-        let nextBatchAt = max(now, startedAt.addingTimeInterval(minimumWaveDuration * share))
+        let nextBatchAt = WavePacing.nextBatchAt(
+            startedAt: startedAt, selected: selected, planned: try row.int("planned"),
+            minimumDuration: minimumWaveDuration, now: now)
         let batches = try row.int("batches")
         let eventId = "\(campaignId):\(number):\(batches + 1)"
         let results: [PostgresResult]
