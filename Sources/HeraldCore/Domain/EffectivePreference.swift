@@ -31,3 +31,18 @@ public struct EffectivePreference: Sendable, Hashable, Codable {
         return EffectivePreference(setting: category.defaultPreference, source: .categoryDefault)
     }
 }
+
+extension Category {
+    /// The two terms the preference rules read of a stored category, from the text of its document's
+    /// `default_preference` and `required` members (nil when the document leaves one out): each member left out, or
+    /// holding nothing the rules know, takes the default a new category gets.
+    public static func preferenceTerms(
+        defaultPreference: String?, required: String?
+    ) -> (defaultPreference: PreferenceSetting, required: Bool) {
+        let defaults = Category(id: "", name: "")
+        return (
+            defaultPreference.flatMap(PreferenceSetting.init(rawValue:)) ?? defaults.defaultPreference,
+            required.flatMap(Bool.init) ?? defaults.required
+        )
+    }
+}

@@ -29,26 +29,20 @@ public struct PreferenceCategory: Sendable, Hashable {
 }
 
 /// The SQL of per-user category preferences. Categories are read from their JSON document (`default_preference`,
-/// `required`), with the documented defaults when a member is missing.
+/// `required`) as stored; what a member left out means is `Category.preferenceTerms`.
 public enum PreferenceRepository {
     static let categoryQuery = Query(
         name: "preferences_category",
         sql: """
-            SELECT id,
-                   CASE WHEN document->>'default_preference' IN ('on', 'off', 'digest')
-                        THEN document->>'default_preference' ELSE 'on' END AS default_preference,
-                   COALESCE(document->'required' = 'true'::jsonb, false) AS required,
+            SELECT id, document->>'default_preference' AS default_preference, document->>'required' AS required,
                    archived_at IS NOT NULL AS archived
             FROM categories WHERE id = $1
             """)
     static let effectiveQuery = Query(
         name: "preferences_effective",
         sql: """
-            SELECT c.id,
-                   CASE WHEN c.document->>'default_preference' IN ('on', 'off', 'digest')
-                        THEN c.document->>'default_preference' ELSE 'on' END AS default_preference,
-                   COALESCE(c.document->'required' = 'true'::jsonb, false) AS required,
-                   false AS archived, p.setting
+            SELECT c.id, c.document->>'default_preference' AS default_preference,
+                   c.document->>'required' AS required, false AS archived, p.setting
             FROM categories c
             LEFT JOIN user_preferences p ON p.category_id = c.id AND p.user_id = $1
             WHERE c.archived_at IS NULL
@@ -110,9 +104,11 @@ public enum PreferenceRepository {
     }
 
     static func category(_ row: PostgresRow) throws -> PreferenceCategory {
-        PreferenceCategory(
-            id: try row.string("id"),
-            defaultPreference: PreferenceSetting(rawValue: try row.string("default_preference")) ?? .on,
-            required: try row.bool("required"), archived: try row.bool("archived"))
+        let terms = Category.preferenceTerms(
+            defaultPreference: try row.decode(String?.self, "default_preference"),
+            required: try row.decode(String?.self, "required"))
+        return PreferenceCategory(
+            id: try row.string("id"), defaultPreference: terms.defaultPreference, required: terms.required,
+            archived: try row.bool("archived"))
     }
 }

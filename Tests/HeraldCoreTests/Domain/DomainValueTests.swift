@@ -164,3 +164,25 @@ import Testing
         #expect(decoded == delivery)
     }
 }
+
+@Suite("A stored category's preference terms")
+struct CategoryPreferenceTermsTests {
+    @Test(
+        "Members left out, or holding nothing the rules know, take a new category's defaults",
+        arguments: [
+            (String?.none, String?.none, PreferenceSetting.on, false),
+            ("off", "true", .off, true),
+            ("digest", "false", .digest, false),
+            ("sometimes", "yes", .on, false),
+        ])
+    func terms(defaultPreference: String?, required: String?, setting: PreferenceSetting, isRequired: Bool) {
+        let terms = HeraldCore.Category.preferenceTerms(defaultPreference: defaultPreference, required: required)
+        #expect(terms.defaultPreference == setting)
+        #expect(terms.required == isRequired)
+        let fresh = HeraldCore.Category(id: "c", name: "c")
+        #expect(
+            HeraldCore.Category.preferenceTerms(defaultPreference: nil, required: nil) == (
+                fresh.defaultPreference, fresh.required
+            ))
+    }
+}
