@@ -124,35 +124,13 @@ public enum DeviceRepository {
             FROM devices WHERE user_id = ANY($1::text[]) AND active ORDER BY user_id, created_at, installation_id
             """)
 
-    /// Who registers a device, which decides what may happen to an installation and a user that exist already.
-    public enum Registrar: Sendable {
-        /// The app's backend (an API key): creates the user if needed, and moves an installation of another user
-        /// to this one, recording the move.
-        case backend
-        /// The user's own app (a client token): the user must exist, and an installation of another user is
-        /// refused.
-        case user
-    }
-
-    /// Why a registration changed nothing.
-    public enum RegistrationRefusal: Error, Equatable {
-        /// The user does not exist (a client acting for a deleted user).
-        case unknownUser
-        /// The installation belongs to another user, and a user's own app may not take it.
-        case installationOfAnotherUser
-        /// The push token is another user's installation's, and a user's own app may not take it away.
-        case tokenOfAnotherUser
-        /// The user already holds `Device.maxPerUser` other active devices.
-        case tooManyDevices
-    }
-
     /// Registers `device` at `now`: takes its token away from any other installation, and creates or replaces the
     /// installation (a new token replaces the old one; a deactivated device becomes active again). What happens to
-    /// a missing user or another user's installation depends on `registrar`; a refusal throws
-    /// `RegistrationRefusal` and changes nothing. Runs in one transaction, retried when a concurrent registration
-    /// of the same token wins.
+    /// a missing user, another user's installation or token and a full set of devices is `registrar`'s rule
+    /// (`DeviceRegistrar.refusal`); a refusal throws `DeviceRegistrar.Refusal` and changes nothing. Runs in one
+    /// transaction, retried when a concurrent registration of the same token wins.
     public static func register(
-        _ device: Device, now: Date, by registrar: Registrar, on connection: PostgresConnection
+        _ device: Device, now: Date, by registrar: DeviceRegistrar, on connection: PostgresConnection
     ) throws
         -> DeviceRegistration
     {
@@ -161,30 +139,31 @@ public enum DeviceRepository {
             attempt += 1
             do {
                 return try connection.transaction { connection in
-                    var movedFrom: String?
-                    switch registrar {
-                    case .backend:
+                    if registrar.createsUsers {
                         try UserRepository.ensure(id: device.userId, now: now, on: connection)
-                        _ = try connection.query(userLockQuery, [device.userId])
-                        movedFrom = try connection.query(moveQuery, [device.installationId, device.userId, now])
-                            .first?.string(0)
-                    case .user:
-                        guard !(try connection.query(userLockQuery, [device.userId]).isEmpty) else {
-                            throw RegistrationRefusal.unknownUser
-                        }
-                        // A user's app takes a token only from that user's own installations: otherwise one
-                        // account's app could silence another's phone and receive its pushes.
-                        guard
-                            try connection.query(
+                    }
+                    let userExists = !(try connection.query(userLockQuery, [device.userId]).isEmpty)
+                    var tokenHeldByAnotherUser = false
+                    var others = 0
+                    if userExists {
+                        tokenHeldByAnotherUser =
+                            !(try connection.query(
                                 tokenOfAnotherUserQuery,
                                 [device.platform.rawValue, device.token, device.installationId, device.userId]
-                            ).isEmpty
-                        else { throw RegistrationRefusal.tokenOfAnotherUser }
+                            ).isEmpty)
+                        others = try connection.query(otherActiveDevicesQuery, [device.userId, device.installationId])
+                            .single().int(0)
                     }
-                    let others = try connection.query(otherActiveDevicesQuery, [device.userId, device.installationId])
-                    guard try others.single().int(0) < Device.maxPerUser else {
-                        throw RegistrationRefusal.tooManyDevices
+                    if let refusal = registrar.refusal(
+                        userExists: userExists, tokenHeldByAnotherUser: tokenHeldByAnotherUser,
+                        otherActiveDevices: others)
+                    {
+                        throw refusal
                     }
+                    let movedFrom =
+                        registrar.movesInstallations
+                        ? try connection.query(moveQuery, [device.installationId, device.userId, now]).first?.string(0)
+                        : nil
                     let displaced = try connection.query(
                         displaceQuery, [device.platform.rawValue, device.token, device.installationId, now]
                     ).map { try $0.string(0) }
@@ -194,11 +173,11 @@ public enum DeviceRepository {
                             device.installationId, device.userId, device.platform.rawValue, device.token,
                             device.webPushKeys?.p256dh, device.webPushKeys?.auth, device.environment.rawValue,
                             device.appId, device.locale, device.appVersion, device.appBuildsNotifications, now,
-                            registrar == .backend,
+                            registrar.movesInstallations,
                         ]
                     )
                     // No row: the installation is another user's and the conflict clause kept it.
-                    guard let row = rows.first else { throw RegistrationRefusal.installationOfAnotherUser }
+                    guard let row = rows.first else { throw DeviceRegistrar.Refusal.installationOfAnotherUser }
                     return DeviceRegistration(
                         record: try record(row), created: try row.bool("created"), displacedInstallations: displaced,
                         movedFromUser: movedFrom)

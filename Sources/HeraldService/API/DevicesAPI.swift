@@ -44,17 +44,17 @@ enum DevicesAPI {
             registration = try context.pool.withConnectionBlocking { connection in
                 try DeviceRepository.register(device, now: now, by: ownerId == nil ? .backend : .user, on: connection)
             }
-        } catch DeviceRepository.RegistrationRefusal.unknownUser {
+        } catch DeviceRegistrar.Refusal.unknownUser {
             throw HTTPError.notFound("No user has this id.")
-        } catch DeviceRepository.RegistrationRefusal.installationOfAnotherUser {
+        } catch DeviceRegistrar.Refusal.installationOfAnotherUser {
             throw HTTPError.conflict(
                 "This installation is registered to another user; it moves only through the app's backend.",
                 type: "installation-of-another-user")
-        } catch DeviceRepository.RegistrationRefusal.tooManyDevices {
+        } catch DeviceRegistrar.Refusal.tooManyDevices {
             throw HTTPError.conflict(
                 "This user already holds \(Device.maxPerUser) active devices; remove one first.",
                 type: "too-many-devices")
-        } catch DeviceRepository.RegistrationRefusal.tokenOfAnotherUser {
+        } catch DeviceRegistrar.Refusal.tokenOfAnotherUser {
             throw HTTPError.conflict(
                 "This push token is registered to another user's installation; it moves only through the app's "
                     + "backend.", type: "token-of-another-user")
