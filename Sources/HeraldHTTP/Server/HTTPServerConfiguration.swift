@@ -23,6 +23,9 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public var connectionMemoryLimit: Int
     /// The largest accepted request body; larger ones get 413.
     public var maxBodyBytes: Int
+    /// The reverse proxies whose `X-Forwarded-For` names the client (`TrustedProxies`); none by default, so a
+    /// request is its connection's peer.
+    public var trustedProxies: TrustedProxies
 
     /// Creates a configuration; every default is suitable for a single-host deployment.
     public init(
@@ -34,7 +37,8 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         headerTimeout: Duration = .seconds(10),
         minimumBodyRate: Int = 16 * 1024,
         connectionMemoryLimit: Int = 32 * 1024,
-        maxBodyBytes: Int = 1 << 20
+        maxBodyBytes: Int = 1 << 20,
+        trustedProxies: TrustedProxies = .none
     ) {
         self.host = host
         self.port = port
@@ -45,6 +49,7 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         self.minimumBodyRate = minimumBodyRate
         self.connectionMemoryLimit = connectionMemoryLimit
         self.maxBodyBytes = maxBodyBytes
+        self.trustedProxies = trustedProxies
     }
 
     /// Parses `host:port` or `[v6]:port` into host and port; nil when malformed.

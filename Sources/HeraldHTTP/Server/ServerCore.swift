@@ -50,8 +50,15 @@ final class ServerCore: Sendable {
         request.headers = state.headers
         request.body = state.body
         request.requestID = state.requestID
-        request.remoteAddress = state.remoteAddress
+        request.remoteAddress = clientAddress(of: state)
         return request
+    }
+
+    /// The client's address: the connection's peer, or the address a trusted proxy names (`TrustedProxies`).
+    func clientAddress(of state: RequestState) -> String? {
+        guard let peer = state.remoteAddress else { return nil }
+        return configuration.trustedProxies.clientAddress(
+            peer: peer, forwardedFor: state.headers.values(for: "x-forwarded-for"))
     }
 
     /// Records metrics and writes the access line once libmicrohttpd is done with the request.
@@ -73,7 +80,7 @@ final class ServerCore: Sendable {
             ("http.request_bytes", .int(state.body.count)),
             ("http.response_bytes", .int(state.responseBytes)),
         ]
-        if let address = state.remoteAddress { fields.append(("client.address", .string(address))) }
+        if let address = clientAddress(of: state) { fields.append(("client.address", .string(address))) }
         if let keyID = state.keyID { fields.append(("auth.key_id", .string(keyID))) }
         logger.log(.info, completed ? "request" : "request aborted", fields)
     }

@@ -1,12 +1,12 @@
 import HeraldHTTP
 
 /// Settings of the HTTP edge beyond the listening address: how many unknown API keys one client address may present,
-/// and where `/metrics` is served.
+/// which reverse proxies name the client, and where `/metrics` is served.
 extension ServiceConfig {
     static let authFailureCounts = 1...100_000
     static let authFailureSeconds = 1...86_400
 
-    /// Reads and checks `HERALD_AUTH_FAILURE_LIMIT` and `HERALD_METRICS_ADDR`.
+    /// Reads and checks `HERALD_AUTH_FAILURE_LIMIT`, `HERALD_TRUSTED_PROXIES` and `HERALD_METRICS_ADDR`.
     mutating func applyEdge(_ values: [String: String], problems: inout [ConfigProblem]) {
         if let text = values["HERALD_AUTH_FAILURE_LIMIT"] {
             switch Self.countPerSeconds(
@@ -18,6 +18,22 @@ extension ServiceConfig {
             case .failure(let problem): problems.append(problem)
             }
         }
+        if let text = values["HERALD_TRUSTED_PROXIES"] {
+            switch TrustedProxies.parse(text) {
+            case .success(let proxies): trustedProxies = proxies
+            case .failure(.notAnAddress(let entry)):
+                problems.append(
+                    ConfigProblem(
+                        setting: "HERALD_TRUSTED_PROXIES",
+                        message: "must list IPv4 or IPv6 addresses or CIDR ranges, comma-separated, e.g. "
+                            + "10.0.0.0/8,fd00::/8 (\(Self.quoted(entry)) is neither)"))
+            case .failure(.tooMany):
+                problems.append(
+                    ConfigProblem(
+                        setting: "HERALD_TRUSTED_PROXIES",
+                        message: "lists more than \(TrustedProxies.maximumRanges) addresses and ranges"))
+            }
+        }
         if let address = values["HERALD_METRICS_ADDR"] {
             switch Self.parseAddress(address) {
             case .some((let host, let port)): metricsAddress = MetricsAddress(host: host, port: port)
@@ -26,6 +42,13 @@ extension ServiceConfig {
                     ConfigProblem(setting: "HERALD_METRICS_ADDR", message: "must be IPv4:port, e.g. 127.0.0.1:9090"))
             }
         }
+    }
+
+    /// An entry of a setting as a problem may show it: at most 64 characters, control characters left out.
+    static func quoted(_ entry: String) -> String {
+        let visible = entry.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }
+        let text = String(String.UnicodeScalarView(visible.prefix(64)))
+        return "\"" + text + (visible.count > 64 ? "…" : "") + "\""
     }
 
     /// A limit written `COUNT/SECONDS`, or `off` (nil); `setting` names it in the problem, `noun` in the advice.

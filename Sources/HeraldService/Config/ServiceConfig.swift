@@ -83,6 +83,8 @@ public struct ServiceConfig: Sendable, Equatable {
     public var policy = DeciderConfig()
     /// Unknown API keys one client address may present before it is answered 429; nil for no limit.
     public var authFailureLimit: AuthFailureLimiter.Limit? = AuthFailureLimiter.Limit(count: 30, period: .seconds(60))
+    /// The reverse proxies whose `X-Forwarded-For` names the client; none by default.
+    public var trustedProxies: TrustedProxies = .none
     /// Where `/metrics` is served instead of the API port; nil serves it on the API port.
     public var metricsAddress: MetricsAddress?
 
@@ -131,6 +133,7 @@ extension ServiceConfig {
         ("HERALD_USER_RATE_LIMIT", "--user-rate-limit"), ("HERALD_SILENT_PUSHES_PER_HOUR", "--silent-pushes-per-hour"),
         ("HERALD_DIGEST_WINDOW_SECONDS", "--digest-window-seconds"),
         ("HERALD_AUTH_FAILURE_LIMIT", "--auth-failure-limit"), ("HERALD_METRICS_ADDR", "--metrics-addr"),
+        ("HERALD_TRUSTED_PROXIES", "--trusted-proxies"),
     ]
 
     /// Reads the configuration from `environment`, overridden by `--flag value` or `--flag=value` arguments.
@@ -259,7 +262,7 @@ extension ServiceConfig {
             host: httpHost, port: port, connectionLimit: httpConnectionLimit,
             connectionsPerAddress: min(httpConnectionsPerAddress, httpConnectionLimit),
             idleTimeout: .seconds(httpIdleTimeoutSeconds), headerTimeout: .seconds(httpHeaderTimeoutSeconds),
-            minimumBodyRate: httpMinimumBodyRate, maxBodyBytes: maxBodyBytes)
+            minimumBodyRate: httpMinimumBodyRate, maxBodyBytes: maxBodyBytes, trustedProxies: trustedProxies)
     }
 
     /// Parses `host:port` where host is a dotted IPv4 address.

@@ -3,7 +3,8 @@ import Testing
 
 @testable import HeraldService
 
-/// The edge's settings: the failed-authentication limit per client address and the metrics address.
+/// The edge's settings: the failed-authentication limit per client address, the trusted proxies and the metrics
+/// address.
 @Suite("Edge settings")
 struct EdgeSettingsTests {
     static func load(_ environment: [String: String]) -> Result<ServiceConfig, ConfigProblems> {
@@ -45,5 +46,25 @@ struct EdgeSettingsTests {
             return
         }
         #expect(problems.problems.map(\.setting) == ["HERALD_METRICS_ADDR"])
+    }
+
+    @Test func trustedProxiesAreAddressesAndRangesAndNoneByDefault() throws {
+        #expect(try Self.load([:]).get().trustedProxies.isEmpty)
+        let config = try Self.load(["HERALD_TRUSTED_PROXIES": "10.0.0.0/8,fd00::/8"]).get()
+        #expect(config.trustedProxies.contains("10.9.8.7"))
+        #expect(config.httpServerConfiguration(port: 0).trustedProxies == config.trustedProxies)
+        let flag = try ServiceConfig.load(environment: [:], arguments: ["--trusted-proxies", "192.0.2.1"]).get()
+        #expect(flag.trustedProxies.contains("192.0.2.1"))
+        guard case .failure(let problems) = Self.load(["HERALD_TRUSTED_PROXIES": "10.0.0.0/8,lb.internal\u{7}"]) else {
+            Issue.record("accepted a host name")
+            return
+        }
+        #expect(
+            problems.problems == [
+                ConfigProblem(
+                    setting: "HERALD_TRUSTED_PROXIES",
+                    message: "must list IPv4 or IPv6 addresses or CIDR ranges, comma-separated, e.g. "
+                        + "10.0.0.0/8,fd00::/8 (\"lb.internal\" is neither)")
+            ])
     }
 }

@@ -40,4 +40,46 @@ struct EdgeEndToEndTests {
         #expect(try await LoopbackHTTP.request(port: metricsPort, "GET", "/v1/categories").status == 404)
         #expect(try await LoopbackHTTP.request(port: metricsPort, "GET", "/health").status == 404)
     }
+
+    /// Behind a trusted proxy (here the loopback address the tests connect from), the limit counts each client the
+    /// proxy names apart; a client that names itself through an untrusted peer is not believed.
+    @Test func behindATrustedProxyEachForwardedClientHasItsOwnLimit() async throws {
+        let herald = try RunningHerald.start(environment: [
+            "HERALD_AUTH_FAILURE_LIMIT": "3/60", "HERALD_TRUSTED_PROXIES": "127.0.0.0/8",
+            "HERALD_PIPELINE_WORKERS": "0",
+        ])
+        defer { herald.kill() }
+        _ = try await herald.waitUntilReady()
+        func guess(from client: String) async throws -> Int {
+            try await LoopbackHTTP.request(
+                port: herald.port, "GET", "/v1/categories",
+                headers: [("Authorization", "Bearer hk_guess_\(UUID())"), ("X-Forwarded-For", "1.2.3.4, \(client)")]
+            ).status
+        }
+        var first: [Int] = []
+        for _ in 0..<5 { first.append(try await guess(from: "198.51.100.1")) }
+        #expect(first == [401, 401, 401, 429, 429])
+        // Another client behind the same proxy has its own budget; the address it wrote in front is not read.
+        #expect(try await guess(from: "198.51.100.2") == 401)
+    }
+
+    /// Without trusted proxies, `X-Forwarded-For` changes nothing: every guess counts against the connection's peer.
+    @Test func withoutTrustedProxiesForwardedAddressesAreIgnored() async throws {
+        let herald = try RunningHerald.start(environment: [
+            "HERALD_AUTH_FAILURE_LIMIT": "3/60", "HERALD_PIPELINE_WORKERS": "0",
+        ])
+        defer { herald.kill() }
+        _ = try await herald.waitUntilReady()
+        var statuses: [Int] = []
+        for index in 0..<5 {
+            statuses.append(
+                try await LoopbackHTTP.request(
+                    port: herald.port, "GET", "/v1/categories",
+                    headers: [
+                        ("Authorization", "Bearer hk_guess_\(UUID())"), ("X-Forwarded-For", "198.51.100.\(index)"),
+                    ]
+                ).status)
+        }
+        #expect(statuses == [401, 401, 401, 429, 429])
+    }
 }
