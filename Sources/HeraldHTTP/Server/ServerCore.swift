@@ -70,7 +70,8 @@ final class ServerCore: Sendable {
             metrics?.recordRequest(method: state.method, route: route, status: status, seconds: seconds)
         }
         guard logger.isEnabled(.info) else { return }
-        // The route's template, not the path: a path names users and devices, which stay out of the logs.
+        // The route's template, not the path: a path names users and devices, which stay out of the logs, as does
+        // the client's address (personal data; it serves only to count failed authentications).
         var fields: [(String, LogValue)] = [
             ("request.id", .string(state.requestID)),
             ("http.method", .string(state.method.rawValue)),
@@ -80,7 +81,6 @@ final class ServerCore: Sendable {
             ("http.request_bytes", .int(state.body.count)),
             ("http.response_bytes", .int(state.responseBytes)),
         ]
-        if let address = clientAddress(of: state) { fields.append(("client.address", .string(address))) }
         if let keyID = state.keyID { fields.append(("auth.key_id", .string(keyID))) }
         logger.log(.info, completed ? "request" : "request aborted", fields)
     }

@@ -262,6 +262,10 @@ final class RunningServer {
         #expect(line.contains("\"http.duration_ms\":"))
         #expect(line.contains("\"auth.key_id\":\"key-admin\""))
         #expect(!running.logs.all.joined().contains(secret))
+        // Personal data stays out: the path's ids and the client's address.
+        #expect(!line.contains("c7"))
+        let accessLines = running.logs.all.filter { $0.contains("\"message\":\"request\"") }
+        #expect(!accessLines.contains { $0.contains("127.0.0.1") || $0.contains("client.") })
         #expect(
             running.metrics.counterValue(
                 "herald_http_requests_total", labels: ["GET", "/v1/categories/{id}", "200"]) == 1)
