@@ -32,8 +32,8 @@ cleanup() {
     [[ -n ${valgrind_pid:-} ]] && kill -9 "$valgrind_pid" 2>/dev/null || true
     $server_started && "${as_owner[@]}" "$pg/pg_ctl" -D "$work/data" -m immediate stop >/dev/null 2>&1 || true
     rm -rf "$work" "${tz_home:-}"
-    # The benchmark, killed, cannot remove its own folder.
-    [[ -z ${bench_pid:-} ]] || rm -rf "${TMPDIR:-/tmp}/herald-bench-$bench_pid"
+    # The benchmark, killed, cannot remove its own folder, nor valgrind the pipes it opened for callgrind_control.
+    [[ -z ${bench_pid:-} ]] || rm -rf "${TMPDIR:-/tmp}/herald-bench-$bench_pid" "${TMPDIR:-/tmp}"/vgdb-pipe-*-"$bench_pid"-*
 }
 trap cleanup EXIT
 
