@@ -23,18 +23,22 @@ public enum DeviceRegistrar: Sendable, Hashable {
     /// Whether a registration for a user that does not exist creates the user.
     public var createsUsers: Bool { self == .backend }
 
+    /// Whether the registration takes a push token from another user's installation. A user's app may not: one
+    /// account's app could otherwise silence another's phone and receive its pushes.
+    public var takesOtherUsersTokens: Bool { self == .backend }
+
     /// Whether the registration takes an installation registered to another user. When it may not, finding one
     /// refuses it with `installationOfAnotherUser`.
     public var movesInstallations: Bool { self == .backend }
 
     /// Whether a registration goes ahead, on the facts read while the user's row is held: whether the user exists
     /// (after it was created, for a registrar that creates users), whether another user's installation holds the
-    /// push token, and how many active devices the user holds besides this installation. Returns the refusal, or
+    /// push token (read only for a registrar that may not take it), and how many active devices the user holds besides this installation. Returns the refusal, or
     /// nil. Every registration counts against the cap however it is made, since every push to the user fans out
     /// to each device.
     public func refusal(userExists: Bool, tokenHeldByAnotherUser: Bool, otherActiveDevices: Int) -> Refusal? {
         guard userExists else { return .unknownUser }
-        if tokenHeldByAnotherUser, self == .user { return .tokenOfAnotherUser }
+        if tokenHeldByAnotherUser, !takesOtherUsersTokens { return .tokenOfAnotherUser }
         guard otherActiveDevices < Device.maxPerUser else { return .tooManyDevices }
         return nil
     }

@@ -17,9 +17,10 @@ public struct MuteAdmission: Sendable, Hashable {
         var running = 0
         var createdAt = now
         for (mute, created) in stored {
+            let runs = mute.isRunning(at: now)
             if request.renews(mute) {
-                if mute.isRunning(at: now) { createdAt = created }
-            } else if mute.isRunning(at: now) {
+                if runs { createdAt = created }
+            } else if runs {
                 running += 1
             } else {
                 ended.append(mute.id)

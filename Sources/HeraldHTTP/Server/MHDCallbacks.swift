@@ -192,7 +192,11 @@ private func prepare(
         server.dispatcher.router.bodyLimit(method: state.method, path: path) ?? server.configuration.maxBodyBytes
     if let connection {
         let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
-        state.remoteAddress = server.addresses.withLock { $0.byConnection[key] }
+        // The connection's peer, or the client a trusted proxy names (`TrustedProxies`), found once per request.
+        if let peer = server.addresses.withLock({ $0.byConnection[key] }) {
+            state.remoteAddress = server.configuration.trustedProxies.clientAddress(
+                peer: peer, forwardedFor: state.headers.values(for: "x-forwarded-for"))
+        }
     }
 }
 

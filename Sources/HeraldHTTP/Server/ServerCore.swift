@@ -50,15 +50,8 @@ final class ServerCore: Sendable {
         request.headers = state.headers
         request.body = state.body
         request.requestID = state.requestID
-        request.remoteAddress = clientAddress(of: state)
+        request.remoteAddress = state.remoteAddress
         return request
-    }
-
-    /// The client's address: the connection's peer, or the address a trusted proxy names (`TrustedProxies`).
-    func clientAddress(of state: RequestState) -> String? {
-        guard let peer = state.remoteAddress else { return nil }
-        return configuration.trustedProxies.clientAddress(
-            peer: peer, forwardedFor: state.headers.values(for: "x-forwarded-for"))
     }
 
     /// Records metrics and writes the access line once libmicrohttpd is done with the request.

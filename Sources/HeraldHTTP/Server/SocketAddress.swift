@@ -58,21 +58,22 @@ struct SocketAddress {
 
     /// The numeric host of a `sockaddr` (IPv4 or IPv6), or nil for another family.
     static func numericHost(of address: UnsafePointer<sockaddr>) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         switch Int32(address.pointee.sa_family) {
         case AF_INET:
             var copy = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in.self)
-            guard inet_ntop(AF_INET, &copy.sin_addr, &buffer, socklen_t(buffer.count)) != nil else {
-                return nil
-            }
+            return numericHost(family: AF_INET, address: &copy.sin_addr)
         case AF_INET6:
             var copy = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in6.self)
-            guard inet_ntop(AF_INET6, &copy.sin6_addr, &buffer, socklen_t(buffer.count)) != nil else {
-                return nil
-            }
+            return numericHost(family: AF_INET6, address: &copy.sin6_addr)
         default:
             return nil
         }
+    }
+
+    /// The text of an `in_addr` (`AF_INET`) or `in6_addr` (`AF_INET6`), as `inet_ntop` writes it.
+    static func numericHost(family: Int32, address: UnsafeRawPointer) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        guard inet_ntop(family, address, &buffer, socklen_t(buffer.count)) != nil else { return nil }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

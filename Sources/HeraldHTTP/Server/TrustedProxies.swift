@@ -132,12 +132,8 @@ public struct TrustedProxies: Sendable, Equatable {
 
     /// The canonical text of an address's bytes, so that one client is one key however it was written.
     static func text(of bytes: [UInt8]) -> String {
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        let family = bytes.count == 4 ? AF_INET : AF_INET6
-        let written = bytes.withUnsafeBytes { source in
-            inet_ntop(family, source.baseAddress, &buffer, socklen_t(buffer.count))
-        }
-        guard written != nil else { return "" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        bytes.withUnsafeBytes { address in
+            SocketAddress.numericHost(family: bytes.count == 4 ? AF_INET : AF_INET6, address: address.baseAddress!)
+        } ?? ""
     }
 }

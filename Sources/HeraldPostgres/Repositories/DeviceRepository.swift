@@ -145,12 +145,14 @@ public enum DeviceRepository {
                     let userExists = !(try connection.query(userLockQuery, [device.userId]).isEmpty)
                     var tokenHeldByAnotherUser = false
                     var others = 0
-                    if userExists {
+                    if userExists, !registrar.takesOtherUsersTokens {
                         tokenHeldByAnotherUser =
                             !(try connection.query(
                                 tokenOfAnotherUserQuery,
                                 [device.platform.rawValue, device.token, device.installationId, device.userId]
                             ).isEmpty)
+                    }
+                    if userExists {
                         others = try connection.query(otherActiveDevicesQuery, [device.userId, device.installationId])
                             .single().int(0)
                     }

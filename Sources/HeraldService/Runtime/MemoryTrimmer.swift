@@ -28,12 +28,13 @@ struct MemoryTrimmer: BackgroundService {
     /// Trims after every `interval`, the first one `interval` after the start (a process that has just started has
     /// nothing to give back).
     func start() {
-        loop.start { [loop, trim, interval] in
-            while loop.isRunning {
-                loop.pause(interval)
-                if loop.isRunning { trim() }
-            }
-        }
+        loop.startRepeating(
+            after: interval,
+            { [trim, interval] in
+                trim()
+                return interval
+            },
+            recover: { [interval] _ in interval })
     }
 
     func stop() { loop.stop() }

@@ -77,12 +77,15 @@ final class ServiceThread: Sendable {
         }
     }
 
-    /// Runs `step` on the thread over and over until stopped, pausing for the duration it returns between runs. A
-    /// step that throws hands its error to `recover`, which returns the pause before the next try (a back-off).
+    /// Runs `step` on the thread over and over until stopped, pausing for the duration it returns between runs, and
+    /// for `firstPause` before the first. A step that throws hands its error to `recover`, which returns the pause
+    /// before the next try (a back-off).
     func startRepeating(
-        _ step: @escaping @Sendable () throws -> Duration, recover: @escaping @Sendable (any Error) -> Duration
+        after firstPause: Duration = .zero, _ step: @escaping @Sendable () throws -> Duration,
+        recover: @escaping @Sendable (any Error) -> Duration
     ) {
         start { [self] in
+            if firstPause > .zero { pause(firstPause) }
             while isRunning {
                 let pause: Duration
                 do {
