@@ -6,6 +6,10 @@ public struct Device: Sendable, Hashable, Codable {
     /// cannot multiply the work of every push sent to them.
     public static let maxPerUser = 100
 
+    /// Whether a user may hold `activeDevices` active devices at once: the one cap that a registration, a client's
+    /// own registration and a bulk import each ask about.
+    public static func capAllows(activeDevices: Int) -> Bool { activeDevices <= maxPerUser }
+
     /// The push service a device is reached through.
     public enum Platform: String, Sendable, Hashable, Codable, CaseIterable {
         case apns

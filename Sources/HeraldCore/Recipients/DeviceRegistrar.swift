@@ -33,13 +33,13 @@ public enum DeviceRegistrar: Sendable, Hashable {
 
     /// Whether a registration goes ahead, on the facts read while the user's row is held: whether the user exists
     /// (after it was created, for a registrar that creates users), whether another user's installation holds the
-    /// push token (read only for a registrar that may not take it), and how many active devices the user holds besides this installation. Returns the refusal, or
-    /// nil. Every registration counts against the cap however it is made, since every push to the user fans out
-    /// to each device.
+    /// push token (read only for a registrar that may not take it), and how many active devices the user holds
+    /// besides this installation. Returns the refusal, or nil. Every registration counts against the cap however it
+    /// is made, since every push to the user fans out to each device.
     public func refusal(userExists: Bool, tokenHeldByAnotherUser: Bool, otherActiveDevices: Int) -> Refusal? {
         guard userExists else { return .unknownUser }
         if tokenHeldByAnotherUser, !takesOtherUsersTokens { return .tokenOfAnotherUser }
-        guard otherActiveDevices < Device.maxPerUser else { return .tooManyDevices }
+        guard Device.capAllows(activeDevices: otherActiveDevices + 1) else { return .tooManyDevices }
         return nil
     }
 }

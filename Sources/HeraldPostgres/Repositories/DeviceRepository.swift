@@ -8,41 +8,29 @@ public enum DeviceRepository {
     // a new account on the same phone. The removal is recorded like every other deactivation.
     static let displaceQuery = Query(
         name: "devices_displace",
-        sql: """
-            WITH moved AS (
+        joining: """
+            WITH lost AS (
                 DELETE FROM devices WHERE platform = $1 AND token = $2 AND installation_id <> $3
                 RETURNING installation_id, user_id, platform, token
             )
-            INSERT INTO device_deactivations (installation_id, user_id, platform, token_sha256, cause, reason,
-                                              recorded_at)
-            SELECT installation_id, user_id, platform, encode(sha256(convert_to(token, 'UTF8')), 'hex'),
-                   'token_moved', 'token registered by another installation', $4
-            FROM moved
-            RETURNING installation_id
-            """)
+            """, recordLoss, "$5, $6, NULL, $4 FROM lost RETURNING installation_id")
     // The installation belongs to another user and moves to `$2`: the old owner's loss is recorded, and what was
     // queued for the old owner on it goes (it is that user's, not the new one's), with the old owner's Live Activity
     // tokens (the new owner must neither read them nor have updates pushed to them).
     static let moveQuery = Query(
         name: "devices_move",
-        sql: """
-            WITH moved AS (
+        joining: """
+            WITH lost AS (
                 SELECT installation_id, user_id, platform, token FROM devices
                 WHERE installation_id = $1 AND user_id <> $2
                 FOR UPDATE
             ), dropped AS (
                 DELETE FROM deliveries
-                WHERE installation_id = $1 AND state = 'queued' AND EXISTS (SELECT 1 FROM moved)
+                WHERE installation_id = $1 AND state = 'queued' AND EXISTS (SELECT 1 FROM lost)
             ), activities AS (
-                DELETE FROM live_activity_tokens WHERE installation_id = $1 AND EXISTS (SELECT 1 FROM moved)
+                DELETE FROM live_activity_tokens WHERE installation_id = $1 AND EXISTS (SELECT 1 FROM lost)
             )
-            INSERT INTO device_deactivations (installation_id, user_id, platform, token_sha256, cause, reason,
-                                              recorded_at)
-            SELECT installation_id, user_id, platform, encode(sha256(convert_to(token, 'UTF8')), 'hex'),
-                   'user_changed', 'installation registered by another user', $3
-            FROM moved
-            RETURNING user_id
-            """)
+            """, recordLoss, "$4, $5, NULL, $3 FROM lost RETURNING user_id")
     // Whether another user's installation holds the token (locked, so that the displacement after sees the same).
     static let tokenOfAnotherUserQuery = Query(
         name: "devices_token_of_another_user",
@@ -87,18 +75,20 @@ public enum DeviceRepository {
         """
     static let removeQuery = Query(
         name: "devices_remove",
-        sql: """
-            WITH gone AS (
+        joining: """
+            WITH lost AS (
                 DELETE FROM devices WHERE installation_id = $1 AND ($3::text IS NULL OR user_id = $3)
                 RETURNING installation_id, user_id, platform, token
             )
-            INSERT INTO device_deactivations (installation_id, user_id, platform, token_sha256, cause, reason,
-                                              recorded_at)
-            SELECT installation_id, user_id, platform, encode(sha256(convert_to(token, 'UTF8')), 'hex'),
-                   'signed_out', 'signed out', $2
-            FROM gone
-            RETURNING installation_id
-            """)
+            """, recordLoss, "$4, $5, NULL, $2 FROM lost RETURNING installation_id")
+    /// How a lost device is recorded, after a statement's `lost` rows (installation, user, platform, token): its
+    /// token only as a SHA-256 fingerprint, never in clear. The select list goes on with the cause, the reason, when
+    /// the push service failed (or NULL) and when it was recorded, then `FROM lost`.
+    static let recordLoss: StaticString = """
+        INSERT INTO device_deactivations (installation_id, user_id, platform, token_sha256, cause, reason, failed_at,
+                                          recorded_at)
+        SELECT installation_id, user_id, platform, encode(sha256(convert_to(token, 'UTF8')), 'hex'),
+        """
     static let findQuery = Query(
         name: "devices_find",
         sql: """
@@ -164,10 +154,13 @@ public enum DeviceRepository {
                     }
                     let movedFrom =
                         registrar.movesInstallations
-                        ? try connection.query(moveQuery, [device.installationId, device.userId, now]).first?.string(0)
+                        ? try connection.query(
+                            moveQuery, [device.installationId, device.userId, now] + Self.loss(.userChanged)
+                        ).first?.string(0)
                         : nil
                     let displaced = try connection.query(
-                        displaceQuery, [device.platform.rawValue, device.token, device.installationId, now]
+                        displaceQuery,
+                        [device.platform.rawValue, device.token, device.installationId, now] + Self.loss(.tokenMoved)
                     ).map { try $0.string(0) }
                     let rows = try connection.query(
                         upsertQuery,
@@ -199,7 +192,12 @@ public enum DeviceRepository {
     public static func remove(
         installationId: String, ownerId: String? = nil, now: Date, on connection: PostgresConnection
     ) throws -> Bool {
-        !(try connection.query(removeQuery, [installationId, now, ownerId]).isEmpty)
+        !(try connection.query(removeQuery, [installationId, now, ownerId] + Self.loss(.signedOut)).isEmpty)
+    }
+
+    /// The cause and reason parameters of a statement that records a loss through `recordLoss`.
+    static func loss(_ loss: DeviceLoss, reason: String? = nil) -> [(any PostgresEncodable)?] {
+        [loss.rawValue, reason ?? loss.reason]
     }
 
     /// The installation `installationId`, if registered.

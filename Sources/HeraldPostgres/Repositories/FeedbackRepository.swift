@@ -30,18 +30,13 @@ public enum FeedbackRepository {
             """)
     static let deactivateQuery = Query(
         name: "feedback_deactivate",
-        sql: """
-            WITH dead AS (
+        joining: """
+            WITH lost AS (
                 UPDATE devices SET active = false, deactivated_at = $2, deactivation_reason = $3
                 WHERE installation_id = $1
                 RETURNING installation_id, user_id, platform, token
             )
-            INSERT INTO device_deactivations (installation_id, user_id, platform, token_sha256, cause, reason,
-                                              failed_at, recorded_at)
-            SELECT installation_id, user_id, platform, encode(sha256(convert_to(token, 'UTF8')), 'hex'),
-                   'feedback', $3, $4, $2
-            FROM dead
-            """)
+            """, DeviceRepository.recordLoss, "$5, $3, $4, $2 FROM lost")
 
     /// The longest reason stored; longer ones (FCM messages) are cut.
     public static let maxReasonLength = 200
@@ -72,7 +67,8 @@ public enum FeedbackRepository {
             let scalars = report.reason.unicodeScalars.prefix(maxReasonLength).map { $0.value < 0x20 ? " " : $0 }
             var reason = String(String.UnicodeScalarView(scalars))
             if reason.trimmingCharacters(in: .whitespaces).isEmpty { reason = "unspecified" }
-            try connection.execute(deactivateQuery, [installationId, now, reason, report.failedAt])
+            try connection.execute(
+                deactivateQuery, [installationId, now, reason, report.failedAt, DeviceLoss.feedback.rawValue])
         }
         return FeedbackResult(outcome: outcome, installationId: installationId)
     }

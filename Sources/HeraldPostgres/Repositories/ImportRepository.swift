@@ -110,38 +110,28 @@ public enum ImportRepository {
     // the old owner's loss is recorded, and its queued pushes and Live Activity tokens on it go.
     static let moveDevices = Query(
         name: "import_move_devices",
-        sql: """
-            WITH moved AS (
+        joining: """
+            WITH lost AS (
                 SELECT d.installation_id, d.user_id, d.platform, d.token
                 FROM devices d JOIN import_devices i ON i.installation_id = d.installation_id
                 WHERE d.user_id <> i.user_id
                 FOR UPDATE OF d
             ), dropped AS (
-                DELETE FROM deliveries q USING moved m WHERE q.installation_id = m.installation_id AND q.state = 'queued'
+                DELETE FROM deliveries q USING lost m WHERE q.installation_id = m.installation_id AND q.state = 'queued'
             ), activities AS (
-                DELETE FROM live_activity_tokens t USING moved m WHERE t.installation_id = m.installation_id
+                DELETE FROM live_activity_tokens t USING lost m WHERE t.installation_id = m.installation_id
             )
-            INSERT INTO device_deactivations (installation_id, user_id, platform, token_sha256, cause, reason,
-                                              recorded_at)
-            SELECT installation_id, user_id, platform, encode(sha256(convert_to(token, 'UTF8')), 'hex'),
-                   'user_changed', 'installation registered by another user', $1
-            FROM moved
-            """)
+            """, DeviceRepository.recordLoss, "$2, $3, NULL, $1 FROM lost")
     static let displaceDevices = Query(
         name: "import_displace_devices",
-        sql: """
-            WITH moved AS (
+        joining: """
+            WITH lost AS (
                 DELETE FROM devices d USING import_devices i
                 WHERE d.platform = i.platform AND d.token = i.token AND d.installation_id <> i.installation_id
                   AND NOT EXISTS (SELECT 1 FROM import_devices j WHERE j.installation_id = d.installation_id)
                 RETURNING d.installation_id, d.user_id, d.platform, d.token
             )
-            INSERT INTO device_deactivations (installation_id, user_id, platform, token_sha256, cause, reason,
-                                              recorded_at)
-            SELECT installation_id, user_id, platform, encode(sha256(convert_to(token, 'UTF8')), 'hex'),
-                   'token_moved', 'token registered by another installation', $1
-            FROM moved
-            """)
+            """, DeviceRepository.recordLoss, "$2, $3, NULL, $1 FROM lost")
     // An imported installation keeps its row when another imported installation takes its token (two devices
     // swapping tokens): its token is set aside first, under a value no push token can have, so that the upsert
     // below never meets the unique (platform, token) index mid-way.
@@ -162,12 +152,14 @@ public enum ImportRepository {
                app_version, app_builds, true, $1, $1
         FROM import_devices
         """, DeviceRepository.reregisterDevice)
-    static let usersOverDeviceCap = Query(
-        name: "import_users_over_device_cap",
+    /// How many active devices each user with imported devices now holds; whether that is too many is
+    /// `Device.capAllows`'s to say.
+    static let importedUsersActiveDevices = Query(
+        name: "import_users_active_devices",
         sql: """
-            SELECT d.user_id FROM devices d
+            SELECT d.user_id, count(*) FROM devices d
             WHERE d.active AND d.user_id IN (SELECT user_id FROM import_devices)
-            GROUP BY d.user_id HAVING count(*) > $1
+            GROUP BY d.user_id
             """)
     static let refuseUsers = Query(
         name: "import_refuse_users",
@@ -200,7 +192,9 @@ public enum ImportRepository {
             while true {
                 try connection.execute(attemptSavepoint)
                 try upsert(into: &counts, now: now, on: connection)
-                let over = try connection.query(usersOverDeviceCap, [Device.maxPerUser]).map { try $0.string(0) }
+                let over = try connection.query(importedUsersActiveDevices).compactMap { row in
+                    Device.capAllows(activeDevices: try row.int(1)) ? nil : try row.string(0)
+                }
                 if over.isEmpty { break }
                 try connection.execute(rollbackAttempt)
                 // Released, so that the refusal below outlives the next round's rollback.
@@ -226,8 +220,9 @@ public enum ImportRepository {
         counts.displacedDevices = 0
         if try connection.execute(stageDevices) > 0 {
             try connection.executeScript(analyzeDevices)
-            try connection.execute(moveDevices, [now])
-            counts.displacedDevices = try connection.execute(displaceDevices, [now])
+            try connection.execute(moveDevices, [now] + DeviceRepository.loss(.userChanged))
+            counts.displacedDevices = try connection.execute(
+                displaceDevices, [now] + DeviceRepository.loss(.tokenMoved))
             try connection.execute(setAsideTakenTokens)
             counts.devices = try connection.execute(upsertDevices, [now])
         }

@@ -42,4 +42,12 @@ struct DeviceRegistrarTests {
                     == .tooManyDevices)
         }
     }
+
+    @Test("The cap allows a user exactly 100 active devices, the number a registration and an import both ask about")
+    func capAllows() {
+        #expect(Device.maxPerUser == 100)
+        #expect(Device.capAllows(activeDevices: 0))
+        #expect(Device.capAllows(activeDevices: 100))
+        #expect(!Device.capAllows(activeDevices: 101))
+    }
 }
