@@ -89,3 +89,14 @@ public struct Category: Sendable, Hashable {
         self.relevanceScore = relevanceScore
     }
 }
+
+extension Category {
+    /// When an event of this category expires: its time to live after it occurred. Nothing of it is sent after.
+    public func expiry(of event: Event) -> Date { event.occurredAt + TimeInterval(ttlSeconds) }
+
+    /// The text a notification of this category shows: never nothing, so the category's name is its body when no
+    /// template rendered a title or a body.
+    public func nonEmptyText(title: String?, body: String?) -> (title: String?, body: String?) {
+        title == nil && body == nil ? (nil, name) : (title, body)
+    }
+}

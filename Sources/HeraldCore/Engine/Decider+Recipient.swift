@@ -19,7 +19,7 @@ extension Decider {
         // 1. Actor.
         if userId == event.actor { return finish(DecisionOrder.Stop(outcome: .suppressedActor)) }
         // 2–6. Category, user, preference, mutes, expiry.
-        let expiresAt = event.occurredAt + TimeInterval(category?.ttlSeconds ?? 0)
+        let expiresAt = category?.expiry(of: event) ?? event.occurredAt
         let reached: DecisionOrder.Reached
         switch DecisionOrder.reachesUser(
             category: category, state: state, thread: thread, expiresAt: expiresAt, now: now)
@@ -54,9 +54,7 @@ extension Decider {
         case .success(let value): timing = value
         }
         let sendAt = timing.sendAt(now: now)
-        let item = CollapsedItem(
-            eventId: decision.eventId, itemId: event.itemId, actor: event.actor, actorName: event.actorName,
-            threadId: thread, occurredAt: event.occurredAt, expiresAt: expiresAt)
+        let item = CollapsedItem(event, category: category, thread: thread)
         let burst = BurstContext(
             userId: userId, category: category, state: state, badge: decision.badge, timing: timing,
             now: now)

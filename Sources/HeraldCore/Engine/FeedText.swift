@@ -26,8 +26,7 @@ public enum FeedText {
         }
         let title = field(\.title)
         let body = field { $0.body ?? $0.fallbackBody }
-        if title == nil, body == nil { return (nil, category.name) }
-        return (title, body)
+        return category.nonEmptyText(title: title, body: body)
     }
 
     /// The image address and the link of `event`'s feed item: those its alert carries on every platform

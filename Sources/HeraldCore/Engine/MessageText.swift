@@ -65,7 +65,7 @@ enum MessageText {
             rendered = Rendered(
                 title: field { $0.digestTitle ?? $0.title }, body: field { $0.digestBody ?? $0.body })
         }
-        if rendered.title == nil, rendered.body == nil { rendered.body = category.name }
+        (rendered.title, rendered.body) = category.nonEmptyText(title: rendered.title, body: rendered.body)
         return rendered
     }
 

@@ -26,6 +26,13 @@ public struct CollapsedItem: Sendable, Hashable, Codable {
         self.expiresAt = expiresAt
     }
 
+    /// `event` of `category` folded into a burst, in thread `thread`: it expires when the event does.
+    public init(_ event: Event, category: Category, thread: String?) {
+        self.init(
+            eventId: event.reference, itemId: event.itemId, actor: event.actor, actorName: event.actorName,
+            threadId: thread, occurredAt: event.occurredAt, expiresAt: category.expiry(of: event))
+    }
+
     enum CodingKeys: String, CodingKey {
         case actor
         case eventId = "event_id"

@@ -55,8 +55,6 @@ struct CategoryPreview {
             "locale_requested": .string(request.locale ?? category.defaultLocale),
             "locale_chain": .array(chain.map(HeraldHTTP.JSONValue.string)),
             "locale": texts.locale.map(HeraldHTTP.JSONValue.string) ?? .null,
-            "title": texts.title.map(HeraldHTTP.JSONValue.string) ?? .null,
-            "body": texts.body.map(HeraldHTTP.JSONValue.string) ?? .null,
             "missing_arguments": .array(texts.missing.map(HeraldHTTP.JSONValue.string)),
             "mismatched_arguments": .array(texts.mismatched.map(HeraldHTTP.JSONValue.string)),
             "fields": .array(texts.fields.map(\.json)),
@@ -64,10 +62,10 @@ struct CategoryPreview {
             "detail": detail.map(HeraldHTTP.JSONValue.string) ?? .null,
             "payload": deliveries.first.map(Self.payload) ?? .null,
         ]
-        if texts.title == nil, texts.body == nil {
-            // The decider never sends an empty alert: it falls back to the category's name.
-            members["body"] = .string(category.name)
-        }
+        // Never empty, as the decider's own text.
+        let shown = category.nonEmptyText(title: texts.title, body: texts.body)
+        members["title"] = shown.title.map(HeraldHTTP.JSONValue.string) ?? .null
+        members["body"] = shown.body.map(HeraldHTTP.JSONValue.string) ?? .null
         return .object(members)
     }
 
@@ -93,12 +91,16 @@ struct CategoryPreview {
     /// The activity a `live_activity` category's preview updates, which the imaginary Apple device runs.
     static let activityId = "preview-activity"
 
-    private func event(category: Category, request: PreviewRequest, now: Date) -> Event {
+    /// The event the preview decides; in a burst, its `actor`th actor's, with id `id`, at `occurredAt`.
+    private func event(
+        category: Category, request: PreviewRequest, now: Date, id: String = "preview-event", actor: Int = 0
+    ) -> Event {
         Event(
-            id: "preview-event", category: category.id, recipients: Event.Recipients(userIds: [Self.userId]),
-            actor: request.actors.isEmpty ? nil : "preview-actor-0", actorName: request.actors.first,
-            threadId: request.threadId, itemId: request.itemId, data: request.data, occurredAt: now,
-            imageURL: request.imageURL, link: request.link,
+            id: id, category: category.id, recipients: Event.Recipients(userIds: [Self.userId]),
+            actor: request.actors.isEmpty ? nil : "preview-actor-\(actor)",
+            actorName: request.actors.isEmpty ? nil : request.actors[actor], threadId: request.threadId,
+            itemId: request.itemId, data: request.data, occurredAt: now, imageURL: request.imageURL,
+            link: request.link,
             liveActivity: category.kind == .liveActivity ? LiveActivityUpdate(activityId: Self.activityId) : nil)
     }
 
@@ -111,11 +113,13 @@ struct CategoryPreview {
             Decider.burst(of: sample, category: category, userId: Self.userId, groups: [:])
             ?? CollapseGroup(userId: Self.userId, key: Decider.digestKey(for: category))
         for index in 0..<request.count {
-            let actor = request.actors.isEmpty ? nil : index % request.actors.count
+            // Each event occurred as the burst began and expires as the pipeline's would: a time to live shorter
+            // than the window leaves nothing to send when it closes.
+            let event = event(
+                category: category, request: request, now: start, id: "preview-event-\(index + 1)",
+                actor: request.actors.isEmpty ? 0 : index % request.actors.count)
             let item = CollapsedItem(
-                eventId: "preview-event-\(index + 1)", itemId: request.itemId,
-                actor: actor.map { "preview-actor-\($0)" }, actorName: actor.map { request.actors[$0] },
-                occurredAt: start, expiresAt: now + TimeInterval(category.ttlSeconds))
+                event, category: category, thread: Decider.threadKey(for: event, category: category))
             _ = group.eventHeldBack(item, window: window, at: start)
         }
         return group

@@ -197,6 +197,27 @@ struct CategoryPreviewTests {
         #expect(chat["body"]?.stringValue == "3 since 23:58", "\(chat)")
     }
 
+    @Test("A burst whose events expire before its window closes previews as expired, as the pipeline drops it")
+    func burstOutlivingItsEvents() throws {
+        let service = try TestService.make(clock: { Self.now })
+        defer { service.close() }
+        for (id, ttl) in [("short", 60), ("long", 600)] {
+            let category: [String: Any] = [
+                "id": id, "name": "Chat", "ttl_seconds": ttl,
+                "collapse": ["key_template": "c:{thread_id}", "window_seconds": 300],
+                "templates": ["en": ["body": "Hi", "digest_body": "{count} new"]],
+            ]
+            #expect(service.send(.post, "/v1/categories", json: CategorySamples.json(category)).status == .created)
+        }
+        // The burst began five minutes ago; a minute's time to live ran out four minutes before it closes.
+        let short = Self.preview(service, #"{"count":3,"thread_id":"t1"}"#, id: "short").json
+        #expect(short["outcome"]?.stringValue == "suppressed.expired", "\(short)")
+        #expect(short["payload"] == .null)
+        let long = Self.preview(service, #"{"count":3,"thread_id":"t1"}"#, id: "long").json
+        #expect(long["outcome"]?.stringValue == "delivered", "\(long)")
+        #expect(long["body"]?.stringValue == "3 new")
+    }
+
     @Test("App-built notifications carry the fallback body; a device that cannot build gets the system text")
     func appMode() throws {
         let service = try TestService.make(clock: { Self.now })
