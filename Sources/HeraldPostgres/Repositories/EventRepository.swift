@@ -5,8 +5,6 @@ import HeraldCore
 public enum EventRepository {
     /// The channel ingest notifies and workers listen on.
     public static let channel = "herald_events"
-    /// The category id of reads sent as events; it needs no category row.
-    public static let readCategory = "item.read"
 
     /// Inserts a whole batch in one statement: unknown and archived categories are refused, existing
     /// (source, id) pairs are left alone and reported with their stored hash, so the caller tells a retry from a
@@ -66,7 +64,8 @@ public enum EventRepository {
                 BoundQuery(
                     ingest,
                     [
-                        PipelineArray(batch.map(\.source)), acceptedAt, readCategory, PipelineArray(batch.map(\.id)),
+                        PipelineArray(batch.map(\.source)), acceptedAt, ReadEvent.categoryId,
+                        PipelineArray(batch.map(\.id)),
                         PipelineArray(batch.map(\.categoryId)), PipelineArray(batch.map(\.bodyHash)),
                         PipelineArray(batch.map(\.document)),
                     ]),

@@ -23,7 +23,7 @@ extension EventsAPI {
         case .invalid(let errors): throw HTTPError.invalidFields(errors)
         case .event(let event): incoming = event
         }
-        guard incoming.event.category != EventRepository.readCategory else {
+        guard !ReadEvent.isRead(incoming.event) else {
             throw HTTPError.invalidField("/category", "reads change state and cannot be simulated")
         }
         let event = incoming.event
@@ -37,10 +37,14 @@ extension EventsAPI {
                 guard categories[event.category] != nil else { return nil }
                 var recipients = event.recipients.userIds
                 var truncated = false
-                if let topic = event.recipients.topic {
-                    let page = try store.topicPages([(topic, "")], limit: simulationRecipients)[0]
-                    recipients = Decider.recipients(of: event, topicSubscribers: page)
-                    truncated = page.count >= simulationRecipients
+                if let topic = FanoutPage.topic(of: event) {
+                    // The first batch's page, as a worker would decide it.
+                    let page = FanoutPage(
+                        event: event,
+                        subscribers: try store.topicPages([(topic, "")], limit: simulationRecipients)[0],
+                        firstPage: true, pageSize: simulationRecipients)
+                    recipients = page.recipients
+                    truncated = !page.isLast
                 }
                 let snapshot = try store.recipients(recipients, now: now, lock: false)
                 var book = RecipientBook(snapshot)

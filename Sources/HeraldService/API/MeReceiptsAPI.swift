@@ -116,8 +116,9 @@ enum MeReceiptsAPI {
         let items = Array(Set(reads.compactMap(\.itemId))).sorted()
         let itemless = Array(Set(reads.filter { $0.itemId == nil }.map(\.notificationId))).sorted()
         if !items.isEmpty || !itemless.isEmpty {
-            let read = ReadRequest(
-                userId: userId, itemIds: items, threadId: nil, device: opened.first?.device, notificationIds: itemless)
+            let read = ReadScope(
+                userId: userId, itemIds: items, threadId: nil, notificationIds: itemless,
+                originInstallationId: opened.first?.device)
             if let outcome = try ReadsAPI.apply(read, decider: decider, now: now, on: connection) {
                 view.itemsRead = outcome.itemsRead
                 view.unreadCount = outcome.unreadCount

@@ -25,7 +25,7 @@ enum ReadsAPI {
 
     /// Applies a read in its own transaction under the user's lock; `nil` for an unknown user.
     static func apply(
-        _ request: ReadRequest, decider: Decider, now: Date, on connection: PostgresConnection
+        _ request: ReadScope, decider: Decider, now: Date, on connection: PostgresConnection
     ) throws -> ReadOutcome? {
         let store = PostgresDecisionStore(connection)
         do {
@@ -54,7 +54,7 @@ enum ReadsAPI {
         var device: String?
     }
 
-    static func validate(_ body: ReadBody, userId: String) throws -> ReadRequest {
+    static func validate(_ body: ReadBody, userId: String) throws -> ReadScope {
         var errors: [FieldError] = []
         let items = body.itemIds ?? []
         if items.isEmpty && body.threadId == nil {
@@ -74,7 +74,7 @@ enum ReadsAPI {
             errors.append(FieldError(pointer: "/device", message: "must be 1 to 128 bytes"))
         }
         if !errors.isEmpty { throw HTTPError.invalidFields(errors) }
-        return ReadRequest(userId: userId, itemIds: items, threadId: body.threadId, device: body.device)
+        return ReadScope(userId: userId, itemIds: items, threadId: body.threadId, originInstallationId: body.device)
     }
 
     /// 1 to 128 bytes, storable.

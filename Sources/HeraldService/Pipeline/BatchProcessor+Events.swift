@@ -10,7 +10,7 @@ extension BatchProcessor {
     ) throws {
         output.progress.append(item.progress)
         guard let event = item.event else { return }
-        if event.category == EventRepository.readCategory {
+        if ReadEvent.isRead(event) {
             for userId in item.recipients {
                 try read(
                     event, seq: item.claim.seq, userId: userId, book: &book, output: &output, store: store, now: now)
@@ -52,23 +52,18 @@ extension BatchProcessor {
         _ event: HeraldCore.Event, seq: Int64, userId: String, book: inout RecipientBook, output: inout BatchOutput,
         store: some DecisionStore, now: Date
     ) throws {
-        var record = DecisionRecord(
-            eventSeq: seq, userId: userId, outcome: Outcome.read.rawValue, detail: nil, deliverAt: nil,
-            notificationId: nil,
-            collapseId: nil, badge: nil, deliveryIds: [], itemId: event.itemId, threadId: event.threadId,
-            countsUnread: false, decidedAt: now)
-        guard book.knows(userId) else {
-            record.outcome = Outcome.suppressedUnknownUser.rawValue
-            output.decisions.append(record)
-            return
+        var outcome: ReadOutcome?
+        if book.knows(userId) {
+            outcome = try ReadApplication.apply(
+                ReadEvent.scope(event, userId: userId), decider: decider, book: &book, output: &output, store: store,
+                now: now, eventSource: event.source, eventId: event.id)
         }
-        let request = ReadRequest(readEvent: event, userId: userId)
-        let outcome = try ReadApplication.apply(
-            request, decider: decider, book: &book, output: &output, store: store, now: now,
-            eventSource: event.source, eventId: event.id)
-        record.detail = "items_read=\(outcome.itemsRead)"
-        record.badge = outcome.badge
-        record.deliveryIds = outcome.deliveryIds
-        output.decisions.append(record)
+        let decision = ReadEvent.decision(userExists: outcome != nil, itemsRead: outcome?.itemsRead ?? 0)
+        output.decisions.append(
+            DecisionRecord(
+                eventSeq: seq, userId: userId, outcome: decision.outcome.rawValue, detail: decision.detail,
+                deliverAt: nil, notificationId: nil, collapseId: nil, badge: outcome?.badge,
+                deliveryIds: outcome?.deliveryIds ?? [], itemId: event.itemId, threadId: event.threadId,
+                countsUnread: false, decidedAt: now))
     }
 }

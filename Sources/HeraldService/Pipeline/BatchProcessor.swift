@@ -80,15 +80,14 @@ struct BatchProcessor: Sendable {
         return report
     }
 
-    /// Decodes the claimed events and picks their recipients for this batch: explicit users on the first page,
-    /// then one page of topic subscribers per batch; stops adding events once the recipient budget is spent.
+    /// Decodes the claimed events and picks their recipients for this batch (`FanoutPage`); stops adding events
+    /// once the recipient budget is spent.
     private func plan(_ claims: [EventClaim], on store: some DecisionStore) throws -> [Work] {
         let stored = claims.map { EventDocument.decode(Array($0.document.utf8)) }
         var topicRequests: [(topic: String, after: String)] = []
         var topicIndex: [Int: Int] = [:]
         for (index, event) in stored.enumerated() {
-            guard let event, let topic = event.recipients.topic, event.category != EventRepository.readCategory
-            else { continue }
+            guard let event, let topic = FanoutPage.topic(of: event) else { continue }
             topicIndex[index] = topicRequests.count
             topicRequests.append((topic, claims[index].fanoutAfter ?? ""))
         }
@@ -105,22 +104,17 @@ struct BatchProcessor: Sendable {
                             outcome: Outcome.rejectedUndecodable.rawValue)))
                 continue
             }
-            let firstPage = claim.fanoutAfter == nil
-            let page = topicIndex[index].map { pages[$0] } ?? []
-            let explicit = event.recipients.userIds
-            let subscribers = firstPage ? page : page.filter { !explicit.contains($0) }
-            var pageEvent = event
-            pageEvent.recipients.userIds = firstPage ? explicit : []
-            let recipients = Decider.recipients(of: pageEvent, topicSubscribers: subscribers)
-            if !work.isEmpty, recipients.count > budget { break }
-            budget -= recipients.count
-            let more = page.count >= limits.topicPage
+            let page = FanoutPage(
+                event: event, subscribers: topicIndex[index].map { pages[$0] } ?? [],
+                firstPage: claim.fanoutAfter == nil, pageSize: limits.topicPage)
+            if !work.isEmpty, page.recipients.count > budget { break }
+            budget -= page.recipients.count
             work.append(
                 Work(
-                    claim: claim, event: event, recipients: recipients,
+                    claim: claim, event: event, recipients: page.recipients,
                     progress: EventProgress(
-                        seq: claim.seq, done: !more, fanoutAfter: more ? page.last : nil,
-                        recipients: recipients.count)))
+                        seq: claim.seq, done: page.isLast, fanoutAfter: page.nextAfter,
+                        recipients: page.recipients.count)))
         }
         return work
     }

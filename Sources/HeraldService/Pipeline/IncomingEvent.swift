@@ -76,9 +76,7 @@ struct IncomingEvent: Sendable {
                 reader.fail(error.pointer, error.message)
             }
         }
-        if category == EventRepository.readCategory, event.itemId == nil, event.threadId == nil {
-            reader.fail("/item_id", "a read names an item_id or a thread_id")
-        }
+        for error in ReadEvent.problems(event) { reader.fail(error.pointer, error.message) }
         guard reader.errors.isEmpty, source != nil, occurredAt != nil else {
             return .invalid(FieldError.listed(reader.errors))
         }

@@ -13,12 +13,9 @@ enum ReadApplication {
     }
 
     static func apply(
-        _ request: ReadRequest, decider: Decider, book: inout RecipientBook, output: inout BatchOutput,
+        _ scope: ReadScope, decider: Decider, book: inout RecipientBook, output: inout BatchOutput,
         store: some DecisionStore, now: Date, eventSource: String?, eventId: String?
     ) throws -> ReadOutcome {
-        let scope = ReadScope(
-            userId: request.userId, itemIds: request.itemIds, threadId: request.threadId,
-            notificationIds: request.notificationIds, originInstallationId: request.device)
         // Notifications decided earlier in the same batch are not in the table yet; they are candidates all the
         // same, after the stored ones, which are older. The stored ones sharing their collapse ids come along.
         let batch = output.decisions.indices.filter { output.decisions[$0].userId == scope.userId }.map { index in
@@ -39,7 +36,7 @@ enum ReadApplication {
         let unread = book.snapshot.unread[scope.userId] ?? 0
         let profile = book.snapshot.profiles[scope.userId]
         guard let notice = selection.notice,
-            let state = book.state(of: scope.userId, category: EventRepository.readCategory)
+            let state = book.state(of: scope.userId, category: ReadEvent.categoryId)
         else {
             return ReadOutcome(
                 itemsRead: 0, unreadCount: unread, badge: profile?.appBadge(unread: unread), withdrawn: [],

@@ -64,7 +64,7 @@ struct ReadApplicationTests {
         let store = DecisionFixture.store()
         store.accept(DecisionFixture.message("m1", item: "msg-1"))
         _ = try DecisionFixture.processor().run(on: store, now: now)
-        let request = ReadRequest(userId: "u1", itemIds: ["msg-1"], threadId: nil)
+        let request = ReadScope(userId: "u1", itemIds: ["msg-1"], threadId: nil)
         var book = RecipientBook(try store.recipients(["u1"], now: now, lock: true))
         var output = BatchOutput()
         let outcome = try ReadApplication.apply(
