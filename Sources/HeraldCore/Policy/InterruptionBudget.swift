@@ -1,3 +1,5 @@
+import Foundation
+
 /// The learned interruption budget: a category that opts in (`rate_limit.halve_after_dismissals: N`) halves a
 /// user's limit once they dismissed its last N notifications without opening them, and restores it as soon as they
 /// open one (their streak of dismissals then starts again from zero). The budget learns from the user instead of
@@ -24,13 +26,27 @@ public enum InterruptionBudget {
 
     /// The streak after a batch of receipts for one category, in the order they happened: a dismissal extends it, an
     /// open resets it; displays change nothing.
-    public static func streak(after events: [String], startingAt streak: Int) -> Int {
-        events.reduce(streak) { current, event in
-            switch event {
-            case "dismissed": current + 1
-            case "opened": 0
-            default: current
+    public static func streak(after receipts: [ReceiptKind], startingAt streak: Int) -> Int {
+        receipts.reduce(streak) { current, kind in
+            switch kind {
+            case .dismissed: current + 1
+            case .opened: 0
+            case .displayed: current
             }
         }
+    }
+
+    /// The streak of every category whose receipts move it, after `receipts` taken in the order they happened,
+    /// from `current` (none is a streak of 0).
+    public static func streaks(
+        after receipts: [(kind: ReceiptKind, categoryId: String, at: Date)], current: [String: Int]
+    ) -> [String: Int] {
+        var next: [String: Int] = [:]
+        for (category, receipts) in Dictionary(grouping: receipts.filter(\.kind.movesDismissalStreak), by: \.categoryId)
+        {
+            next[category] = streak(
+                after: receipts.sorted { $0.at < $1.at }.map(\.kind), startingAt: current[category] ?? 0)
+        }
+        return next
     }
 }

@@ -58,7 +58,7 @@ public enum ReceiptRepository {
             guard let opened = try row.decode(String?.self, "opens_id") else { continue }
             let itemId = try row.decode(String?.self, "opens_item_id")
             guard let key = try row.decode(String?.self, "digest_key") else {
-                target.opens.append(ReceiptTarget.Opened(notificationId: opened, itemId: itemId))
+                target.opens.append(OpenedNotification(notificationId: opened, itemId: itemId))
                 continue
             }
             guard let collapseId = try row.decode(String?.self, "collapse_id"),
@@ -78,7 +78,7 @@ public enum ReceiptRepository {
         }
         for (id, burst) in bursts {
             found[id]?.opens = burst.membership.first(burst.count, of: burst.candidates).map {
-                ReceiptTarget.Opened(notificationId: $0.notificationId, itemId: $0.itemId)
+                OpenedNotification(notificationId: $0.notificationId, itemId: $0.itemId)
             }
         }
         return found
@@ -92,18 +92,22 @@ public enum ReceiptRepository {
     public static func store(
         userId: String, _ receipts: [ReceiptInput], targets: [String: ReceiptTarget], now: Date,
         on connection: PostgresConnection
-    ) throws -> [(event: String, categoryId: String, at: Date)] {
+    ) throws -> [(kind: ReceiptKind, categoryId: String, at: Date)] {
         let known = receipts.filter { targets[$0.notificationId] != nil }
         guard !known.isEmpty else { return [] }
         let rows = try connection.query(
             insert,
             [
                 userId, PipelineArray(known.map(\.notificationId)), PipelineArray(known.map(\.device)),
-                PipelineArray(known.map(\.event)),
+                PipelineArray(known.map(\.event.rawValue)),
                 PipelineArray(known.map { targets[$0.notificationId]!.categoryId }),
                 PipelineArray(known.map { $0.at.postgresText }), now,
             ])
-        return try rows.map { (try $0.string("event"), try $0.string("category_id"), try $0.date("at")) }
+        return try rows.compactMap { row in
+            try ReceiptKind(rawValue: row.string("event")).map {
+                ($0, try row.string("category_id"), try row.date("at"))
+            }
+        }
     }
 
     static let streaks = Query(
@@ -122,27 +126,23 @@ public enum ReceiptRepository {
                                                                        updated_at = excluded.updated_at
             """)
 
-    /// Advances the user's dismissal streaks by newly stored receipts, in the order they happened; the same
+    /// Advances the user's dismissal streaks by newly stored receipts (`InterruptionBudget.streaks`); the same
     /// transaction locks the rows so two batches of one user never lose an update.
     public static func advanceStreaks(
-        userId: String, _ stored: [(event: String, categoryId: String, at: Date)], now: Date,
+        userId: String, _ stored: [(kind: ReceiptKind, categoryId: String, at: Date)], now: Date,
         on connection: PostgresConnection
     ) throws {
-        let byCategory = Dictionary(grouping: stored.filter { $0.event != "displayed" }, by: \.categoryId)
-        guard !byCategory.isEmpty else { return }
-        let categories = byCategory.keys.sorted()
+        let categories = Set(stored.filter(\.kind.movesDismissalStreak).map(\.categoryId)).sorted()
+        guard !categories.isEmpty else { return }
         try connection.transaction { connection in
             var current: [String: Int] = [:]
             for row in try connection.query(streaks, [userId, PipelineArray(categories)]) {
                 current[try row.string("category_id")] = try row.int("streak")
             }
-            let next = categories.map { category in
-                InterruptionBudget.streak(
-                    after: byCategory[category]!.sorted { $0.at < $1.at }.map(\.event),
-                    startingAt: current[category] ?? 0)
-            }
+            let next = InterruptionBudget.streaks(after: stored, current: current)
             _ = try connection.execute(
-                setStreaks, [userId, PipelineArray(categories), PipelineArray(next.map(String.init)), now])
+                setStreaks,
+                [userId, PipelineArray(categories), PipelineArray(categories.map { String(next[$0] ?? 0) }), now])
         }
     }
 
@@ -150,11 +150,11 @@ public enum ReceiptRepository {
     public static func counts(categoryId: String, on connection: PostgresConnection) throws -> ReceiptCounts {
         var counts = ReceiptCounts()
         for row in try connection.query(countsByCategory, [categoryId]) {
-            switch try row.string("event") {
-            case "displayed": counts.displayed = try row.int("n")
-            case "opened": counts.opened = try row.int("n")
-            case "dismissed": counts.dismissed = try row.int("n")
-            default: break
+            switch ReceiptKind(rawValue: try row.string("event")) {
+            case .displayed: counts.displayed = try row.int("n")
+            case .opened: counts.opened = try row.int("n")
+            case .dismissed: counts.dismissed = try row.int("n")
+            case nil: break
             }
         }
         return counts

@@ -75,21 +75,23 @@ enum MeReceiptsAPI {
             if !ReadsAPI.isIdentifier(receipt.device) {
                 errors.append(.init(pointer: "/receipts/\(index)/device", message: "must be 1 to 128 bytes"))
             }
-            if !["displayed", "opened", "dismissed"].contains(receipt.event) {
+            if ReceiptKind(rawValue: receipt.event) == nil {
                 errors.append(
                     .init(pointer: "/receipts/\(index)/event", message: "must be displayed, opened or dismissed"))
             }
         }
         if !errors.isEmpty { throw HTTPError.invalidFields(errors) }
-        return body.receipts.map {
-            ReceiptInput(notificationId: $0.notificationId, device: $0.device, event: $0.event, at: $0.at)
+        return body.receipts.compactMap { receipt in
+            ReceiptKind(rawValue: receipt.event).map {
+                ReceiptInput(notificationId: receipt.notificationId, device: receipt.device, event: $0, at: receipt.at)
+            }
         }
     }
 
-    /// Stores the receipts, then applies the opens as one read (on the device that opened them).
+    /// Stores the receipts, then applies the opens as reads, one per device that opened (`ReceiptEffects`).
     static func store(
         _ receipts: [ReceiptInput], userId: String, decider: Decider, now: Date, on connection: PostgresConnection
-    ) throws -> (view: ReceiptsView, stored: [(event: String, categoryId: String, at: Date)]) {
+    ) throws -> (view: ReceiptsView, stored: [(kind: ReceiptKind, categoryId: String, at: Date)]) {
         // A receipt speaks for one of the user's own installations; any other name would let one user's app
         // store rows without end and move every category's figures.
         let installations = Set(
@@ -110,20 +112,14 @@ enum MeReceiptsAPI {
         var view = ReceiptsView(
             accepted: stored.count, duplicates: Set(known).count - stored.count,
             unknown: ids.filter { targets[$0] == nil }.sorted(), itemsRead: 0)
-        let opened = known.filter { $0.event == "opened" }
-        // An open reads the notification (a digest: its burst's notifications) by item, or by id without one.
-        let reads = opened.flatMap { targets[$0.notificationId]?.opens ?? [] }
-        let items = Array(Set(reads.compactMap(\.itemId))).sorted()
-        let itemless = Array(Set(reads.filter { $0.itemId == nil }.map(\.notificationId))).sorted()
-        if !items.isEmpty || !itemless.isEmpty {
-            let read = ReadScope(
-                userId: userId, itemIds: items, threadId: nil, notificationIds: itemless,
-                originInstallationId: opened.first?.device)
-            if let outcome = try ReadsAPI.apply(read, decider: decider, now: now, on: connection) {
-                view.itemsRead = outcome.itemsRead
-                view.unreadCount = outcome.unreadCount
-                view.badge = outcome.badge
-            }
+        let opens = known.filter { $0.event == .opened }.map { receipt in
+            (device: receipt.device, opened: targets[receipt.notificationId]?.opens ?? [])
+        }
+        for read in ReceiptEffects.reads(userId: userId, opens: opens) {
+            guard let outcome = try ReadsAPI.apply(read, decider: decider, now: now, on: connection) else { break }
+            view.itemsRead += outcome.itemsRead
+            view.unreadCount = outcome.unreadCount
+            view.badge = outcome.badge
         }
         return (view, stored)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldObservability
 
 /// Receipts per category and event in `/metrics`: `herald_receipts_total{category, event}`; the opened/displayed
@@ -12,11 +13,11 @@ struct ReceiptMetrics: Sendable {
     }
 
     /// Counts newly stored receipts.
-    func record(_ stored: [(event: String, categoryId: String, at: Date)]) {
+    func record(_ stored: [(kind: ReceiptKind, categoryId: String, at: Date)]) {
         for receipt in stored {
             metrics.increment(
                 Self.name, help: "Receipts the apps reported (displayed, opened, dismissed), by category.",
-                labels: ["category": receipt.categoryId, "event": receipt.event])
+                labels: ["category": receipt.categoryId, "event": receipt.kind.rawValue])
         }
     }
 }

@@ -6,11 +6,24 @@ import Testing
 @Suite("Learned interruption budget")
 struct InterruptionBudgetTests {
     @Test(arguments: [
-        (["dismissed", "dismissed"], 0, 2), (["dismissed", "opened"], 5, 0), (["opened", "dismissed"], 5, 1),
-        (["displayed", "displayed"], 3, 3), ([], 4, 4), (["dismissed", "displayed", "dismissed"], 1, 3),
+        ([ReceiptKind.dismissed, .dismissed], 0, 2), ([.dismissed, .opened], 5, 0), ([.opened, .dismissed], 5, 1),
+        ([.displayed, .displayed], 3, 3), ([], 4, 4), ([.dismissed, .displayed, .dismissed], 1, 3),
     ])
-    func streaksGrowWithDismissalsAndResetOnOpen(_ events: [String], _ start: Int, _ expected: Int) {
-        #expect(InterruptionBudget.streak(after: events, startingAt: start) == expected)
+    func streaksGrowWithDismissalsAndResetOnOpen(_ kinds: [ReceiptKind], _ start: Int, _ expected: Int) {
+        #expect(InterruptionBudget.streak(after: kinds, startingAt: start) == expected)
+    }
+
+    @Test("Each category's streak moves by its own receipts in the order they happened; displays move none")
+    func streaksByCategory() {
+        let at = { (minute: Double) in Date(timeIntervalSince1970: 1_767_225_600 + minute * 60) }
+        let receipts: [(kind: ReceiptKind, categoryId: String, at: Date)] = [
+            (.opened, "chat", at(2)), (.dismissed, "chat", at(1)), (.dismissed, "chat", at(3)),
+            (.dismissed, "news", at(1)), (.displayed, "promo", at(1)),
+        ]
+        let next = InterruptionBudget.streaks(after: receipts, current: ["chat": 7, "news": 2, "promo": 4])
+        // chat: dismissed (8), opened (0), dismissed (1); news: 3; promo has only a display and does not move.
+        #expect(next == ["chat": 1, "news": 3])
+        #expect(!ReceiptKind.displayed.movesDismissalStreak)
     }
 
     @Test(arguments: [(10, 2, 0, 10), (10, 2, 1, 10), (10, 2, 2, 5), (10, 2, 9, 5), (1, 1, 1, 1), (3, 1, 4, 1)])
@@ -48,7 +61,7 @@ struct InterruptionBudgetTests {
         #expect(hour(0).filter { $0 == .delivered }.count == 4)
         #expect(hour(2).filter { $0 == .delivered }.count == 4)
         #expect(hour(3).filter { $0 == .delivered }.count == 2)
-        let opened = InterruptionBudget.streak(after: ["opened"], startingAt: 3)
+        let opened = InterruptionBudget.streak(after: [.opened], startingAt: 3)
         #expect(hour(opened).filter { $0 == .delivered }.count == 4)
     }
 

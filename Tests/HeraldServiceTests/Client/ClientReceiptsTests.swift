@@ -88,6 +88,35 @@ struct ClientReceiptsTests {
         #expect(response.json["items_read"] == .int(counted), "the unread count drops by the one notification")
     }
 
+    /// Opens from two devices in one report are each a read on the device that opened: each device withdraws what the
+    /// other opened, and keeps nothing the user read.
+    @Test func opensFromTwoDevicesEachWithdrawWhatTheOtherOpened() async throws {
+        let harness = try await PipelineHarness.make(start: start)
+        defer { harness.close() }
+        try await harness.category(PipelineHarness.chatCategory())
+        try await harness.user("u1")
+        try await harness.device("phone", user: "u1", platform: .apns)
+        try await harness.device("tablet", user: "u1", platform: .fcm)
+        try await harness.notify("u1", items: ["i1", "i2"], at: start)
+        let sent = try await harness.sql(
+            "SELECT notification_id, collapse_id FROM decisions WHERE user_id = 'u1' ORDER BY feed_seq"
+        ).map { (try $0.string(0), try $0.string(1)) }
+        try #require(sent.count == 2)
+
+        let body = [receipt(sent[0].0, "opened", device: "phone"), receipt(sent[1].0, "opened", device: "tablet")]
+        let response = await harness.sendAsClient(
+            "u1", .post, "/v1/me/receipts", json: #"{"receipts":[\#(body.joined(separator: ","))]}"#)
+        #expect(response.status == .ok)
+        #expect(response.json["items_read"] == .int(2))
+        #expect(response.json["unread_count"] == .int(0))
+        // A withdrawal names the collapse id it takes away in its body.
+        let withdrawn = try await harness.sql(
+            "SELECT installation_id, body FROM deliveries WHERE kind = 'withdraw' ORDER BY installation_id")
+        #expect(try withdrawn.map { try $0.string(0) } == ["phone", "tablet"])
+        #expect(try withdrawn.first?.string(1).contains(sent[1].1) == true)
+        #expect(try withdrawn.last?.string(1).contains(sent[0].1) == true)
+    }
+
     /// A notification opened from the feed while its pushes wait for the end of quiet hours is not pushed then.
     @Test func anOpenStopsTheNotificationsPushesStillHeldForQuietHours() async throws {
         let harness = try await PipelineHarness.make(start: start)
