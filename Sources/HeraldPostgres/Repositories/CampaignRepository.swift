@@ -84,7 +84,7 @@ public enum CampaignRepository {
     static let categoryState = Query(
         name: "campaign_category_state",
         sql: """
-            SELECT (archived_at IS NOT NULL OR COALESCE((document->>'archived')::boolean, false)) AS archived
+            SELECT archived_at IS NOT NULL AS archived
             FROM categories WHERE id = $1
             """)
 

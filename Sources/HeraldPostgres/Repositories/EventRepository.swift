@@ -22,7 +22,7 @@ public enum EventRepository {
             ),
             checked AS (
                 SELECT i.*, (c.id IS NOT NULL OR i.category_id = $3) AS category_known,
-                       (c.archived_at IS NOT NULL OR COALESCE((c.document->>'archived')::boolean, false)) AS archived
+                       c.archived_at IS NOT NULL AS archived
                 FROM input i LEFT JOIN categories c ON c.id = i.category_id
             ),
             keyed AS (

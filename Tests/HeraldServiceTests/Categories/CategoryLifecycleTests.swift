@@ -25,15 +25,17 @@ struct CategoryLifecycleTests {
         // Archiving twice changes nothing.
         #expect(service.send(.delete, "/v1/categories/chat.message").headers["ETag"] == "\"2\"")
 
-        let admission = try service.context.pool.withConnectionBlocking { connection in
-            try CategoryAdmission.check(categoryId: "chat.message", on: connection)
+        // Ingest refuses new events naming it, pointing at their category.
+        func post(_ id: String, category: String) -> HTTPResponse {
+            service.send(
+                .post, "/v1/events",
+                json: #"{"id":"\#(id)","source":"chat","category":"\#(category)","#
+                    + #""occurred_at":"\#(ISO8601.format(Date()))","recipients":["u1"],"data":{"text":"hi"}}"#)
         }
-        #expect(admission == .archived("chat.message"))
-        #expect(admission.reason == "rejected.archived_category")
-        let rejection = try #require(admission.rejection)
-        #expect(rejection.status == .unprocessableContent)
-        #expect(rejection.pointer == "/category")
-        #expect(rejection.detail?.contains("POST /v1/categories/chat.message/restore") == true)
+        let refused = post("e-archived", category: "chat.message")
+        #expect(refused.status == .unprocessableContent, "\(refused.json)")
+        let refusal = String(decoding: refused.body, as: UTF8.self)
+        #expect(refusal.contains("/category") && refusal.contains("archived"), "\(refusal)")
         // The decider, given the category as loaded, rejects events already accepted for the same reason.
         let loaded = try service.context.pool.withConnectionBlocking { connection in
             try CategoryRepository.categories(ids: ["chat.message", "nope"], on: connection)
@@ -53,14 +55,10 @@ struct CategoryLifecycleTests {
         #expect(restored.status == .ok)
         #expect(restored.json["archived"] == .bool(false))
         #expect(restored.json["archived_at"] == .null)
-        let open = try service.context.pool.withConnectionBlocking { connection in
-            try CategoryAdmission.check(categoryId: "chat.message", on: connection)
-        }
-        #expect(open.rejection == nil)
-        let unknown = try service.context.pool.withConnectionBlocking { connection in
-            try CategoryAdmission.check(categoryId: "never", on: connection)
-        }
-        #expect(unknown.reason == "rejected.unknown_category")
+        #expect(post("e-restored", category: "chat.message").status == .accepted)
+        let unknown = post("e-unknown", category: "never.seen")
+        #expect(unknown.status == .unprocessableContent)
+        #expect(String(decoding: unknown.body, as: UTF8.self).contains("/category"))
         #expect(service.send(.post, "/v1/categories/never/restore").status == .notFound)
         #expect(service.send(.delete, "/v1/categories/never").status == .notFound)
     }
