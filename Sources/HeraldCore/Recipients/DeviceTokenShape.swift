@@ -16,6 +16,11 @@ public enum DeviceTokenShape {
     /// The longest FCM registration token accepted.
     public static let maxFCMTokenLength = 4096
 
+    /// The form a token is stored and compared in: APNs hex in lowercase, every other platform's as it is given.
+    public static func storedForm(_ token: String, platform: Device.Platform) -> String {
+        platform == .apns ? token.lowercased() : token
+    }
+
     /// The canonical token for `platform` (APNs hex is lowercased), or what is wrong with it; pointers are
     /// relative to the token member (`""` is the token itself).
     public static func canonical(_ token: String, platform: Device.Platform) -> Verdict {
@@ -56,7 +61,7 @@ public enum DeviceTokenShape {
                     pointer: "", code: "invalid_token",
                     message: "must be an APNs device token: an even number (32 to 512) of hex digits"))
         }
-        return .valid(token.lowercased())
+        return .valid(storedForm(token, platform: .apns))
     }
 
     /// FCM registration tokens are long URL-safe strings, usually with a colon after the instance id.

@@ -42,7 +42,7 @@ public enum FeedRepository {
         let hasMore = rows.count > limit
         if hasMore { rows.removeLast() }
         return FeedPage(
-            rows: rows, hasMore: hasMore, profile: try RecipientStateRepository.profile(headRow),
+            rows: rows, hasMore: hasMore, profile: try UserRepository.profile(headRow),
             unread: try headRow.int("unread"))
     }
 }

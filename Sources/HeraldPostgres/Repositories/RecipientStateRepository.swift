@@ -63,27 +63,10 @@ public enum RecipientStateRepository {
             [BoundQuery(lock ? lockProfiles : readProfiles, [requested]), BoundQuery(pieces, [requested, now])]
                 + alongside)
         for row in all[0] {
-            let profile = try Self.profile(row)
+            let profile = try UserRepository.profile(row)
             snapshot.profiles[profile.id] = profile
         }
         if !snapshot.profiles.isEmpty { try add(all[1], to: &snapshot) }
         return (snapshot, Array(all.dropFirst(2)))
-    }
-
-    static func profile(_ row: PostgresRow) throws -> UserProfile {
-        var quietHours: QuietHours?
-        if let start = try row.decode(Int?.self, "quiet_start_minute"),
-            let end = try row.decode(Int?.self, "quiet_end_minute"),
-            let from = LocalTime(hour: start / 60, minute: start % 60),
-            let until = LocalTime(hour: end / 60, minute: end % 60)
-        {
-            let days = try row.decode(Int?.self, "quiet_days").map { mask in
-                Set((0..<7).filter { mask & (1 << $0) != 0 }.map { Weekday(isoNumber: $0 + 1) })
-            }
-            quietHours = QuietHours(start: from, end: until, days: days)
-        }
-        return UserProfile(
-            id: try row.string("id"), locale: try row.decode(String?.self, "locale"),
-            timeZone: try row.decode(String?.self, "time_zone"), quietHours: quietHours, badge: try row.bool("badge"))
     }
 }

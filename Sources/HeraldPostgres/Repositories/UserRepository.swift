@@ -154,6 +154,12 @@ public enum UserRepository {
     }
 
     static func record(_ row: PostgresRow) throws -> UserRecord {
+        UserRecord(
+            profile: try profile(row), createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"))
+    }
+
+    /// The profile a row of `users` holds: its quiet hours from their minutes and the days' mask (`WeekdayMask`).
+    static func profile(_ row: PostgresRow) throws -> UserProfile {
         var quietHours: QuietHours?
         if let start = try row.decode(Int?.self, "quiet_start_minute"),
             let end = try row.decode(Int?.self, "quiet_end_minute"),
@@ -163,11 +169,9 @@ public enum UserRepository {
             let days = try row.decode(Int?.self, "quiet_days").map(WeekdayMask.days)
             quietHours = QuietHours(start: startTime, end: endTime, days: days)
         }
-        let profile = UserProfile(
+        return UserProfile(
             id: try row.string("id"), locale: try row.decode(String?.self, "locale"),
             timeZone: try row.decode(String?.self, "time_zone"), quietHours: quietHours,
             badge: try row.bool("badge"))
-        return UserRecord(
-            profile: profile, createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"))
     }
 }

@@ -104,7 +104,7 @@ enum LiveActivitiesAPI {
         if created { headers.set("Location", location) }
         let registration = LiveActivityRepository.Registration(
             installationId: installationId, activityId: activityId,
-            token: body.token.lowercased(), registeredAt: now)
+            token: DeviceTokenShape.storedForm(body.token, platform: .apns), registeredAt: now)
         return try HTTPResponse.json(
             RegistrationView(registration), status: created ? .created : .ok, headers: headers)
     }

@@ -98,8 +98,7 @@ struct FeedbackEntry: Decodable {
                 }
                 return nil
             }
-            // APNs tokens are stored in lowercase hex.
-            return .token(platform: platform, token: platform == .apns ? token.lowercased() : token)
+            return .token(platform: platform, token: DeviceTokenShape.storedForm(token, platform: platform))
         case (nil, nil):
             errors.append(.init(pointer: prefix + "/installation_id", message: "or token is required"))
             return nil

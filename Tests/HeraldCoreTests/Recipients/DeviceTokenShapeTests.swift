@@ -54,4 +54,14 @@ struct DeviceTokenShapeTests {
         #expect(wrong.map(\.pointer) == ["/p256dh", "/auth"])
         #expect(DeviceTokenShape.webPushKeyErrors(p256dh: "not base64!", auth: "%%").count == 2)
     }
+
+    @Test("Tokens are stored and compared as registration canonicalises them: APNs hex in lowercase, others as given")
+    func storedForm() {
+        #expect(DeviceTokenShape.storedForm("AbCd", platform: .apns) == "abcd")
+        #expect(DeviceTokenShape.storedForm("AbCd:X", platform: .fcm) == "AbCd:X")
+        let hex = String(repeating: "A1", count: 32)
+        #expect(
+            DeviceTokenShape.canonical(hex, platform: .apns)
+                == .valid(DeviceTokenShape.storedForm(hex, platform: .apns)))
+    }
 }
