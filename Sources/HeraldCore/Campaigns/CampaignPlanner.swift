@@ -11,23 +11,32 @@ public enum CampaignPlanner {
     /// Zones whose instant is not after `now` are late: with `.skip` they form skipped waves (one per instant,
     /// with their counts); with `.sendNow` they form one wave due at `now`. A zone the directory does not know is
     /// sent at the instant of `defaultZone` and listed in `unknownZones`. Zones with no recipients are left out.
+    /// The users without a zone are sent with the default zone, named `defaultZoneName` (its identifier when nil)
+    /// among the wave's zones, and that wave `sendsZoneless`.
     public static func plan(
         _ audience: [ZoneAudience], date: CivilDate, time: LocalTime, now: Date, late: LatePolicy,
-        defaultZone: any ZoneRules, directory: any ZoneDirectory
+        defaultZone: any ZoneRules, named defaultZoneName: String? = nil, directory: any ZoneDirectory
     ) -> CampaignPlan {
         let local = date.at(time)
+        let defaultName = defaultZoneName ?? defaultZone.identifier
         var byInstant: [Date: (zones: [String], recipients: Int)] = [:]
         var unknown: [String] = []
         for entry in audience where entry.recipients > 0 {
+            let zone = entry.zone ?? defaultName
             let rules: any ZoneRules
-            if let known = directory.zone(entry.zone) {
+            if entry.zone == nil {
+                rules = defaultZone
+            } else if let known = directory.zone(zone) {
                 rules = known
             } else {
-                unknown.append(entry.zone)
+                unknown.append(zone)
                 rules = defaultZone
             }
-            byInstant[rules.instant(for: local), default: ([], 0)].zones.append(entry.zone)
-            byInstant[rules.instant(for: local), default: ([], 0)].recipients += entry.recipients
+            let instant = rules.instant(for: local)
+            if !(byInstant[instant]?.zones.contains(zone) ?? false) {
+                byInstant[instant, default: ([], 0)].zones.append(zone)
+            }
+            byInstant[instant, default: ([], 0)].recipients += entry.recipients
         }
         var waves: [PlannedWave] = []
         var lateZones: [String] = []
@@ -44,7 +53,11 @@ public enum CampaignPlanner {
         }
         if !lateZones.isEmpty { waves.append(wave(at: now, lateZones, lateRecipients, .pending)) }
         waves.sort { ($0.dueAt, $0.zones.first ?? "") < ($1.dueAt, $1.zones.first ?? "") }
-        for index in waves.indices { waves[index].number = index + 1 }
+        for index in waves.indices {
+            waves[index].number = index + 1
+            waves[index].sendsZoneless = waves[index].zones.contains(defaultName)
+            if waves[index].state == .skipped { waves[index].finishedAt = now }
+        }
         return CampaignPlan(waves: waves, unknownZones: unknown.sorted(by: UTF8Order.precedes))
     }
 

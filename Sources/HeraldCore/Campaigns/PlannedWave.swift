@@ -20,13 +20,22 @@ public struct PlannedWave: Sendable, Hashable {
     public var recipients: Int
     /// Pending or skipped.
     public var state: State
+    /// Whether the wave also sends to the users without a zone: the wave of the campaign's default zone.
+    public var sendsZoneless: Bool
+    /// When the wave finished: a skipped wave is finished as it is planned; a pending one has not begun.
+    public var finishedAt: Date?
 
     /// A wave.
-    public init(number: Int, dueAt: Date, zones: [String], recipients: Int, state: State) {
+    public init(
+        number: Int, dueAt: Date, zones: [String], recipients: Int, state: State, sendsZoneless: Bool = false,
+        finishedAt: Date? = nil
+    ) {
         self.number = number
         self.dueAt = dueAt
         self.zones = zones
         self.recipients = recipients
         self.state = state
+        self.sendsZoneless = sendsZoneless
+        self.finishedAt = finishedAt
     }
 }

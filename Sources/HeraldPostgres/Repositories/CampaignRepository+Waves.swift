@@ -23,28 +23,14 @@ extension CampaignRepository {
     /// One page of a zone's audience in user id order, served by `users_time_zone_id`.
     static let zonePage = Query(
         name: "campaign_zone_page",
-        sql: """
-            SELECT u.id FROM users u
-            WHERE u.time_zone = $1 AND u.id > $2
-              AND ($4 = 'all'
-                   OR ($4 = 'topic' AND EXISTS (
-                           SELECT 1 FROM topic_subscriptions t WHERE t.topic = $5 AND t.user_id = u.id))
-                   OR ($4 = 'users' AND u.id = ANY($6::text[])))
-            ORDER BY u.id LIMIT $3
-            """)
+        joining: "SELECT u.id FROM users u WHERE u.time_zone = $4 AND u.id > $5 AND", inAudience,
+        "ORDER BY u.id LIMIT $6")
 
     /// The same for the users without a zone (sent with the default zone's wave).
     static let zonelessPage = Query(
         name: "campaign_zoneless_page",
-        sql: """
-            SELECT u.id FROM users u
-            WHERE u.time_zone IS NULL AND u.id > $1
-              AND ($3 = 'all'
-                   OR ($3 = 'topic' AND EXISTS (
-                           SELECT 1 FROM topic_subscriptions t WHERE t.topic = $4 AND t.user_id = u.id))
-                   OR ($3 = 'users' AND u.id = ANY($5::text[])))
-            ORDER BY u.id LIMIT $2
-            """)
+        joining: "SELECT u.id FROM users u WHERE u.time_zone IS NULL AND u.id > $4 AND", inAudience,
+        "ORDER BY u.id LIMIT $5")
 
     /// Records the batch's recipients (a user the campaign already reached is left out), stores one inbox event
     /// naming the new ones under a deterministic id, links it to the wave, moves the wave's cursor and wakes the
@@ -162,8 +148,8 @@ extension CampaignRepository {
             let limit = batchSize - page.count
             let result =
                 segment < zones.count
-                ? try connection.query(zonePage, [zones[segment], after, limit, kind, topic, users])
-                : try connection.query(zonelessPage, [after, limit, kind, topic, users])
+                ? try connection.query(zonePage, [kind, topic, users, zones[segment], after, limit])
+                : try connection.query(zonelessPage, [kind, topic, users, after, limit])
             let ids = try result.map { try $0.string("id") }
             page += ids
             if ids.count < limit {

@@ -6,18 +6,19 @@ public enum CampaignRepository {
     /// The source of the events campaign batches store (`enqueue` writes it), which no publisher may use.
     public static let eventSource = "campaign"
 
-    /// The audience grouped by effective zone: users never leave the database, only one row per zone does.
+    /// Whether user `u` is in the campaign's audience, whose kind, topic and users are `$1`, `$2` and `$3` in
+    /// every statement that joins it.
+    static let inAudience: StaticString = """
+        ($1 = 'all'
+         OR ($1 = 'topic' AND EXISTS (SELECT 1 FROM topic_subscriptions t WHERE t.topic = $2 AND t.user_id = u.id))
+         OR ($1 = 'users' AND u.id = ANY($3::text[])))
+        """
+
+    /// The audience grouped by zone, the users without one apart: users never leave the database, only one row per
+    /// zone does.
     static let zoneCounts = Query(
         name: "campaign_zone_counts",
-        sql: """
-            SELECT COALESCE(u.time_zone, $1) AS zone, count(*) AS recipients
-            FROM users u
-            WHERE $2 = 'all'
-               OR ($2 = 'topic' AND EXISTS (
-                       SELECT 1 FROM topic_subscriptions t WHERE t.topic = $3 AND t.user_id = u.id))
-               OR ($2 = 'users' AND u.id = ANY($4::text[]))
-            GROUP BY 1
-            """)
+        joining: "SELECT u.time_zone AS zone, count(*) AS recipients FROM users u WHERE", inAudience, "GROUP BY 1")
 
     static let insertCampaign = Query(
         name: "campaign_insert",
@@ -34,7 +35,7 @@ public enum CampaignRepository {
         sql: """
             INSERT INTO campaign_waves (campaign_id, number, due_at, zones, sends_zoneless, planned, state,
                                         next_batch_at, finished_at)
-            VALUES ($1, $2, $3, $4::text[], $5, $6, $7, $3, CASE WHEN $7 = 'skipped' THEN $8::timestamptz END)
+            VALUES ($1, $2, $3, $4::text[], $5, $6, $7, $3, $8)
             """)
 
     static let select = Query(
@@ -95,11 +96,11 @@ public enum CampaignRepository {
 
     /// The audience of a campaign counted per effective zone (`default` for users without one).
     public static func zoneCounts(
-        _ audience: CampaignAudience, defaultZone: String, on connection: PostgresConnection
+        _ audience: CampaignAudience, on connection: PostgresConnection
     ) throws -> [ZoneAudience] {
         let (topic, users) = parameters(audience)
-        return try connection.query(zoneCounts, [defaultZone, audience.kind, topic, users]).map { row in
-            ZoneAudience(zone: try row.string("zone"), recipients: try row.int("recipients"))
+        return try connection.query(zoneCounts, [audience.kind, topic, users]).map { row in
+            ZoneAudience(zone: try row.decode(String?.self, "zone"), recipients: try row.int("recipients"))
         }
     }
 
@@ -123,7 +124,7 @@ public enum CampaignRepository {
                     insertWave,
                     [
                         wave.campaignId, wave.number, wave.dueAt, PipelineArray(wave.zones), wave.sendsZoneless,
-                        wave.planned, wave.state, campaign.createdAt,
+                        wave.planned, wave.state, wave.finishedAt,
                     ])
             })
         return true

@@ -80,11 +80,10 @@ enum CampaignsAPI {
                 case true?: return .failure(HTTPError.invalidField("/category", "is archived"))
                 case false?: break
                 }
-                let counts = try CampaignRepository.zoneCounts(
-                    body.audience, defaultZone: body.defaultTimeZone, on: connection)
+                let counts = try CampaignRepository.zoneCounts(body.audience, on: connection)
                 let plan = CampaignPlanner.plan(
                     counts, date: body.date, time: body.localTime, now: now, late: body.late,
-                    defaultZone: defaultZone, directory: zones)
+                    defaultZone: defaultZone, named: body.defaultTimeZone, directory: zones)
                 let campaign = CampaignRecord(
                     id: id, categoryId: body.category, audience: body.audience, date: dateText(body.date),
                     localTime: body.localTime.text, data: HeraldHTTP.JSONValue.object(body.data).jsonText,
@@ -93,8 +92,8 @@ enum CampaignsAPI {
                 let waves = plan.waves.map { wave in
                     CampaignWaveRecord(
                         campaignId: id, number: wave.number, dueAt: wave.dueAt, zones: wave.zones,
-                        sendsZoneless: wave.zones.contains(body.defaultTimeZone), planned: wave.recipients,
-                        state: wave.state.rawValue, finishedAt: wave.state == .skipped ? now : nil)
+                        sendsZoneless: wave.sendsZoneless, planned: wave.recipients, state: wave.state.rawValue,
+                        finishedAt: wave.finishedAt)
                 }
                 guard try !store || CampaignRepository.insert(campaign, waves: waves, on: connection) else {
                     return .failure(HTTPError.conflict("A campaign with this id exists.", type: "campaign-exists"))

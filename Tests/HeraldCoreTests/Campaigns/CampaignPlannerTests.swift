@@ -13,7 +13,7 @@ struct CampaignPlannerTests {
     static let longAgo = instant(2020, 1, 1)
 
     static func plan(
-        _ audience: [(String, Int)], date: CivilDate, time: String, now: Date = longAgo, late: LatePolicy = .skip
+        _ audience: [(String?, Int)], date: CivilDate, time: String, now: Date = longAgo, late: LatePolicy = .skip
     ) -> CampaignPlan {
         CampaignPlanner.plan(
             audience.map { ZoneAudience(zone: $0.0, recipients: $0.1) }, date: date, time: LocalTime(time)!,
@@ -69,6 +69,8 @@ struct CampaignPlannerTests {
             time: "09:00", now: now, late: .skip)
         #expect(plan.waves.map(\.state) == [.skipped, .skipped, .pending])
         #expect(plan.waves.map(\.recipients) == [3, 5, 7])
+        // A skipped wave is finished as it is planned.
+        #expect(plan.waves.map(\.finishedAt) == [now, now, nil])
         #expect(plan.waves.last?.dueAt == instant(2026, 12, 1, 14))
     }
 
@@ -87,6 +89,18 @@ struct CampaignPlannerTests {
         let now = instant(2026, 12, 1, 9)
         let plan = Self.plan([("UTC", 1)], date: CivilDate(year: 2026, month: 12, day: 1), time: "09:00", now: now)
         #expect(plan.waves.map(\.state) == [.skipped])
+    }
+
+    @Test func usersWithoutAZoneGoWithTheDefaultZoneWhoseWaveSendsThem() {
+        let plan = Self.plan(
+            [("UTC", 2), (nil, 3), ("Test/Eastern", 1)], date: CivilDate(year: 2026, month: 12, day: 1), time: "09:00")
+        #expect(plan.waves.map(\.zones) == [["UTC"], ["Test/Eastern"]])
+        #expect(plan.waves.map(\.recipients) == [5, 1])
+        #expect(plan.waves.map(\.sendsZoneless) == [true, false])
+        let alone = Self.plan([(nil, 4)], date: CivilDate(year: 2026, month: 12, day: 1), time: "09:00")
+        #expect(alone.waves.map(\.zones) == [["UTC"]])
+        #expect(alone.waves.map(\.sendsZoneless) == [true])
+        #expect(alone.unknownZones.isEmpty)
     }
 
     @Test func unknownZonesGoWithTheDefaultZoneAndAreReported() {
