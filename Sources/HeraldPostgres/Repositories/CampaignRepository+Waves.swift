@@ -78,7 +78,7 @@ extension CampaignRepository {
                 SET state = $8, segment = $9, after_user = $10, batches = batches + 1,
                     selected = selected + cardinality($3::text[]),
                     enqueued = enqueued + (SELECT recipients FROM document), next_batch_at = $11,
-                    started_at = COALESCE(started_at, $6), finished_at = CASE WHEN $8 = 'done' THEN $6 END
+                    started_at = COALESCE(started_at, $6), finished_at = $12
                 WHERE campaign_id = $1 AND number = $2
             )
             SELECT (SELECT recipients FROM document) AS recipients,
@@ -135,31 +135,27 @@ extension CampaignRepository {
             return CampaignBatchReport(
                 campaignId: campaignId, wave: number, selected: 0, enqueued: 0, waveFinished: true)
         }
-        let zones = PipelineArray.parse(try row.string("zones"))
-        let segments = zones.count + (try row.bool("sends_zoneless") ? 1 : 0)
+        var cursor = WaveCursor(
+            zones: PipelineArray.parse(try row.string("zones")), sendsZoneless: try row.bool("sends_zoneless"),
+            segment: try row.int("segment"), after: try row.string("after_user"))
         let kind = try row.string("audience_kind")
         let topic = try row.decode(String?.self, "audience_topic")
         let users = try row.decode(String?.self, "audience_users").map { PipelineArray(PipelineArray.parse($0)) }
-        var segment = try row.int("segment")
-        var after = try row.string("after_user")
         var page: [String] = []
-        // Fill the batch across zones: a small zone ends and the next one continues the same batch.
-        while segment < segments, page.count < batchSize {
+        // Fill the batch across segments: a small zone ends and the next one continues the same batch.
+        while !cursor.isFinished, page.count < batchSize {
             let limit = batchSize - page.count
             let result =
-                segment < zones.count
-                ? try connection.query(zonePage, [kind, topic, users, zones[segment], after, limit])
-                : try connection.query(zonelessPage, [kind, topic, users, after, limit])
+                if let zone = cursor.zone {
+                    try connection.query(zonePage, [kind, topic, users, zone, cursor.after, limit])
+                } else {
+                    try connection.query(zonelessPage, [kind, topic, users, cursor.after, limit])
+                }
             let ids = try result.map { try $0.string("id") }
             page += ids
-            if ids.count < limit {
-                segment += 1
-                after = ""
-            } else {
-                after = ids.last ?? after
-            }
+            cursor.advance(past: ids, limit: limit)
         }
-        let finished = segment >= segments
+        let state = cursor.stateAfterBatch
         let startedAt = try row.decode(Date?.self, "started_at") ?? now
         let selected = try row.int("selected") + page.count
         let nextBatchAt = WavePacing.nextBatchAt(
@@ -174,7 +170,8 @@ extension CampaignRepository {
                     enqueue,
                     [
                         campaignId, number, PipelineArray(page), eventId, try row.string("category_id"), now,
-                        try row.string("data"), finished ? "done" : "running", segment, after, nextBatchAt,
+                        try row.string("data"), state.rawValue, cursor.segment, cursor.after, nextBatchAt,
+                        state == .done ? now : nil,
                     ]),
                 PipelineRepository.commitQuery,
             ])
@@ -194,7 +191,7 @@ extension CampaignRepository {
         }
         return CampaignBatchReport(
             campaignId: campaignId, wave: number, selected: page.count,
-            enqueued: try results[0].single().int("recipients"), waveFinished: finished)
+            enqueued: try results[0].single().int("recipients"), waveFinished: cursor.isFinished)
     }
 
     /// When the next wave batch may run, if any wave is left.

@@ -199,7 +199,7 @@ enum CampaignCommand {
             current.planned = planned
             current.observed(decided: decided, at: Date())
             progress = current
-            // The server says when the progress can no longer move (`CampaignView.settled`).
+            // The server says when the progress can no longer move (`CampaignStatus.isSettled`).
             let settled = reply.body["settled"]?.scalarText == "true"
             if terminal {
                 StandardOutput.write("\r\u{1B}[K" + current.bar(decided: decided, status: status))

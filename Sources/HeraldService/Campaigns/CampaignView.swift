@@ -8,19 +8,11 @@ import HeraldPostgres
 enum CampaignView {
     typealias Tree = HeraldHTTP.JSONValue
 
-    /// `scheduled` (no wave started), `running`, `completed` (every wave done or skipped) or `canceled`.
-    static func status(_ campaign: CampaignRecord, waves: [CampaignWaveRecord]) -> String {
-        if campaign.canceledAt != nil { return "canceled" }
-        if waves.allSatisfy({ $0.state == "done" || $0.state == "skipped" }) { return "completed" }
-        return waves.contains { $0.state == "running" || $0.state == "done" } ? "running" : "scheduled"
-    }
-
-    /// Whether a campaign's progress can no longer move, so a client following it may stop: canceled, or
-    /// completed with every recipient it handed to the pipeline decided. Handed out can be fewer than planned (a
-    /// user who moved to a zone whose wave had already run, or who was deleted, was planned and never sent), and a
-    /// completed campaign's last decisions may still be on their way through the pipeline.
-    static func settled(status: String, decided: Int, enqueued: Int) -> Bool {
-        status == "canceled" || (status == "completed" && decided >= enqueued)
+    /// The campaign's status (`CampaignStatus`); a wave stored in a state this version does not know keeps it
+    /// from completing.
+    static func status(_ campaign: CampaignRecord, waves: [CampaignWaveRecord]) -> CampaignStatus {
+        CampaignStatus.of(
+            canceled: campaign.canceledAt != nil, waves: waves.map { WaveState(rawValue: $0.state) ?? .pending })
     }
 
     /// The whole campaign with its waves; `outcomes` are the decisions per wave and outcome.
@@ -53,9 +45,8 @@ enum CampaignView {
         members["decided"] = .int(decided)
         members["delivered"] = .int(delivered)
         members["settled"] = .bool(
-            settled(
-                status: status(campaign, waves: waves), decided: decided,
-                enqueued: waves.reduce(0) { $0 + $1.enqueued }))
+            status(campaign, waves: waves).isSettled(
+                decided: decided, enqueued: waves.reduce(0) { $0 + $1.enqueued }))
         return .object(members)
     }
 
@@ -67,7 +58,7 @@ enum CampaignView {
     private static func summaryMembers(_ campaign: CampaignRecord, waves: [CampaignWaveRecord]) -> [String: Tree] {
         [
             "id": .string(campaign.id), "category": .string(campaign.categoryId), "date": .string(campaign.date),
-            "local_time": .string(campaign.localTime), "status": .string(status(campaign, waves: waves)),
+            "local_time": .string(campaign.localTime), "status": .string(status(campaign, waves: waves).rawValue),
             "planned": .int(waves.reduce(0) { $0 + $1.planned }),
             "enqueued": .int(waves.reduce(0) { $0 + $1.enqueued }), "wave_count": .int(waves.count),
             "created_at": .string(ISO8601.format(campaign.createdAt)),
