@@ -91,7 +91,7 @@ struct CategoryPreview {
     /// The activity a `live_activity` category's preview updates, which the imaginary Apple device runs.
     static let activityId = "preview-activity"
 
-    /// The event the preview decides; in a burst, its `actor`th actor's, with id `id`, at `occurredAt`.
+    /// The event the preview decides, occurring at `now`; in a burst, one with id `id` by its `actor`th actor.
     private func event(
         category: Category, request: PreviewRequest, now: Date, id: String = "preview-event", actor: Int = 0
     ) -> Event {
