@@ -26,9 +26,12 @@ final class BenchService: Sendable {
     /// Starts everything; with `tracksStatements`, `pg_stat_statements` records every statement (the embedded
     /// server always preloads it, so that every run has the same server, with tracking off unless asked for).
     init(environment: [String: String], tracksStatements: Bool = false) throws {
+        var config = ServiceConfig.defaults
+        // The migrations are found first: a run that cannot start leaves no folder and no server behind.
+        config.migrationsDirectory = environment["HERALD_MIGRATIONS_DIR"]
+        let migrator = try Migrator(folder: DatabaseSetup.migrationsFolder(config, environment: environment))
         folder = NSTemporaryDirectory() + "herald-bench-\(ProcessInfo.processInfo.processIdentifier)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        var config = ServiceConfig.defaults
         config.dataDirectory = folder
         config.databaseURL = environment["DATABASE_URL"]
         config.httpHost = "127.0.0.1"
@@ -49,27 +52,33 @@ final class BenchService: Sendable {
         conninfo = database.conninfo
         cpu = BenchCPU(postmaster: database.embedded?.serverProcessID)
         self.tracksStatements = tracksStatements
-        let migrator = try Migrator(folder: DatabaseSetup.migrationsFolder(config, environment: environment))
-        _ = try MigrateCommand.apply(migrator, conninfo: conninfo)
-        let pool = try PostgresPool(conninfo: conninfo, size: config.databasePoolSize)
-        if tracksStatements {
-            try pool.withConnectionBlocking { try BenchRepository.enableStatementStatistics(on: $0) }
+        // Whatever fails from here stops the server it started and removes its folder.
+        do {
+            _ = try MigrateCommand.apply(migrator, conninfo: conninfo)
+            let pool = try PostgresPool(conninfo: conninfo, size: config.databasePoolSize)
+            if tracksStatements {
+                try pool.withConnectionBlocking { try BenchRepository.enableStatementStatistics(on: $0) }
+            }
+            adminKey = APIKeySecret.generate().value
+            _ = try pool.withConnectionBlocking { [adminKey] connection in
+                try APIKeyRepository.upsertAdmin(
+                    id: "bench", name: "benchmark", keyHash: APIKeySecret(adminKey).hash, now: Date(), on: connection)
+            }
+            let metrics = Metrics()
+            context = ServiceContext(
+                config: config, pool: pool, logger: logger, metrics: metrics, migrator: migrator,
+                timeZoneData: timeZoneData, zones: ICUZoneDirectory(), authenticator: DatabaseAuthenticator(pool: pool),
+                clock: { Date() })
+            dispatcher = context.apiDispatcher()
+            server = HTTPServer(
+                configuration: config.httpServerConfiguration(port: 0),
+                dispatcher: dispatcher, logger: logger, metrics: metrics)
+            try server.start()
+        } catch {
+            try? database.embedded?.stop()
+            try? FileManager.default.removeItem(atPath: folder)
+            throw error
         }
-        adminKey = APIKeySecret.generate().value
-        _ = try pool.withConnectionBlocking { [adminKey] connection in
-            try APIKeyRepository.upsertAdmin(
-                id: "bench", name: "benchmark", keyHash: APIKeySecret(adminKey).hash, now: Date(), on: connection)
-        }
-        let metrics = Metrics()
-        context = ServiceContext(
-            config: config, pool: pool, logger: logger, metrics: metrics, migrator: migrator,
-            timeZoneData: timeZoneData, zones: ICUZoneDirectory(), authenticator: DatabaseAuthenticator(pool: pool),
-            clock: { Date() })
-        dispatcher = context.apiDispatcher()
-        server = HTTPServer(
-            configuration: config.httpServerConfiguration(port: 0),
-            dispatcher: dispatcher, logger: logger, metrics: metrics)
-        try server.start()
         trimmer.start()
     }
 
