@@ -104,7 +104,10 @@ struct CategoryPreview {
             liveActivity: category.kind == .liveActivity ? LiveActivityUpdate(activityId: Self.activityId) : nil)
     }
 
-    /// A burst of `request.count` events that began one window ago and is closing now.
+    /// A burst of `request.count` events that began one window ago and is closing now, its events spread evenly over
+    /// the window as a burst's arrive: the first began it, and each expires as the pipeline's would, its time to
+    /// live after it occurred. A time to live shorter than what is left of the window after the last event leaves
+    /// nothing to send when it closes.
     private func burst(category: Category, request: PreviewRequest, now: Date) -> CollapseGroup {
         let sample = event(category: category, request: request, now: now)
         let window = TimeInterval(category.collapse?.windowSeconds ?? policy.digestWindowSeconds)
@@ -113,14 +116,13 @@ struct CategoryPreview {
             Decider.burst(of: sample, category: category, userId: Self.userId, groups: [:])
             ?? CollapseGroup(userId: Self.userId, key: Decider.digestKey(for: category))
         for index in 0..<request.count {
-            // Each event occurred as the burst began and expires as the pipeline's would: a time to live shorter
-            // than the window leaves nothing to send when it closes.
+            let occurred = start + window * Double(index) / Double(request.count)
             let event = event(
-                category: category, request: request, now: start, id: "preview-event-\(index + 1)",
+                category: category, request: request, now: occurred, id: "preview-event-\(index + 1)",
                 actor: request.actors.isEmpty ? 0 : index % request.actors.count)
             let item = CollapsedItem(
                 event, category: category, thread: Decider.threadKey(for: event, category: category))
-            _ = group.eventHeldBack(item, window: window, at: start)
+            _ = group.eventHeldBack(item, window: window, at: occurred)
         }
         return group
     }

@@ -189,12 +189,13 @@ struct CategoryPreviewTests {
             category["collapse"] = collapse
             #expect(service.send(.post, "/v1/categories", json: CategorySamples.json(category)).status == .created)
         }
-        // The burst began one window before now (midnight): ten minutes for a digest preference, not an hour.
+        // The burst began one window before now (midnight), its three events spread over it, and `occurred_at` is
+        // the latest one's: two thirds into ten minutes for a digest preference (not an hour), into two for the chat.
         let news = Self.preview(service, #"{"count":3}"#, id: "news").json
         #expect(news["purpose"]?.stringValue == "digest")
-        #expect(news["body"]?.stringValue == "3 since 23:50", "\(news)")
+        #expect(news["body"]?.stringValue == "3 since 23:56", "\(news)")
         let chat = Self.preview(service, #"{"count":3,"thread_id":"t1"}"#, id: "chat").json
-        #expect(chat["body"]?.stringValue == "3 since 23:58", "\(chat)")
+        #expect(chat["body"]?.stringValue == "3 since 23:59", "\(chat)")
     }
 
     @Test("A burst whose events expire before its window closes previews as expired, as the pipeline drops it")
@@ -209,7 +210,8 @@ struct CategoryPreviewTests {
             ]
             #expect(service.send(.post, "/v1/categories", json: CategorySamples.json(category)).status == .created)
         }
-        // The burst began five minutes ago; a minute's time to live ran out four minutes before it closes.
+        // The burst began five minutes ago, its three events a hundred seconds apart: a minute's time to live ran out
+        // for the last of them forty seconds before the burst closes; ten minutes' still runs.
         let short = Self.preview(service, #"{"count":3,"thread_id":"t1"}"#, id: "short").json
         #expect(short["outcome"]?.stringValue == "suppressed.expired", "\(short)")
         #expect(short["payload"] == .null)
