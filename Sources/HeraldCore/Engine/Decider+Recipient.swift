@@ -54,7 +54,7 @@ extension Decider {
         case .success(let value): timing = value
         }
         let sendAt = timing.sendAt(now: now)
-        let item = CollapsedItem(event, category: category, thread: thread)
+        let item = CollapsedItem(event, eventId: decision.eventId, thread: thread, expiresAt: expiresAt)
         let burst = BurstContext(
             userId: userId, category: category, state: state, badge: decision.badge, timing: timing,
             now: now)

@@ -20,10 +20,15 @@ public struct Decider: Sendable {
     /// The recipients of `event`: its explicit user ids then `topicSubscribers` (one streamed batch of the topic),
     /// without duplicates, in first-seen order. The actor stays in the list so its decision is recorded.
     public static func recipients(of event: Event, topicSubscribers: [String] = []) -> [String] {
+        recipients(named: event.recipients.userIds, topicSubscribers: topicSubscribers)
+    }
+
+    /// The users `named`, then `topicSubscribers`, without duplicates, in first-seen order.
+    static func recipients(named: [String], topicSubscribers: [String]) -> [String] {
         // Most events name one user and no topic: nothing to merge, nothing twice.
-        if topicSubscribers.isEmpty, event.recipients.userIds.count <= 1 { return event.recipients.userIds }
+        if topicSubscribers.isEmpty, named.count <= 1 { return named }
         var seen = Set<String>()
-        return (event.recipients.userIds + topicSubscribers).filter { seen.insert($0).inserted }
+        return (named + topicSubscribers).filter { seen.insert($0).inserted }
     }
 
     /// The collapse-group keys the shell should load for each recipient of `event`.

@@ -15,15 +15,16 @@ public struct FanoutPage: Sendable, Hashable {
         ReadEvent.isRead(event) ? nil : event.recipients.topic
     }
 
-    /// The page of `event` whose topic's subscribers are `subscribers`, read in order after the previous page's
-    /// last, at most `pageSize` of them; `firstPage` when no batch decided the event yet. A page as long as
-    /// `pageSize` may not be the last.
-    public init(event: Event, subscribers: [String], firstPage: Bool, pageSize: Int) {
-        let named = event.recipients.userIds
-        var page = event
-        page.recipients.userIds = firstPage ? named : []
-        let later = firstPage ? subscribers : subscribers.filter { [named = Set(named)] in !named.contains($0) }
-        recipients = Decider.recipients(of: page, topicSubscribers: later)
+    /// The page of an event that names the users `named` and whose topic's subscribers are `subscribers`, read in
+    /// order after the previous page's last, at most `pageSize` of them; `firstPage` when no batch decided the
+    /// event yet. A page as long as `pageSize` may not be the last.
+    public init(named: [String], subscribers: [String], firstPage: Bool, pageSize: Int) {
+        if firstPage {
+            recipients = Decider.recipients(named: named, topicSubscribers: subscribers)
+        } else {
+            let named = Set(named)
+            recipients = Decider.recipients(named: [], topicSubscribers: subscribers.filter { !named.contains($0) })
+        }
         nextAfter = subscribers.count >= pageSize ? subscribers.last : nil
     }
 }

@@ -28,9 +28,14 @@ public struct CollapsedItem: Sendable, Hashable, Codable {
 
     /// `event` of `category` folded into a burst, in thread `thread`: it expires when the event does.
     public init(_ event: Event, category: Category, thread: String?) {
+        self.init(event, eventId: event.reference, thread: thread, expiresAt: category.expiry(of: event))
+    }
+
+    /// The same, for a decider that has the event's reference and its expiry (`Category.expiry(of:)`) at hand.
+    init(_ event: Event, eventId: String, thread: String?, expiresAt: Date) {
         self.init(
-            eventId: event.reference, itemId: event.itemId, actor: event.actor, actorName: event.actorName,
-            threadId: thread, occurredAt: event.occurredAt, expiresAt: category.expiry(of: event))
+            eventId: eventId, itemId: event.itemId, actor: event.actor, actorName: event.actorName, threadId: thread,
+            occurredAt: event.occurredAt, expiresAt: expiresAt)
     }
 
     enum CodingKeys: String, CodingKey {

@@ -40,7 +40,7 @@ extension EventsAPI {
                 if let topic = FanoutPage.topic(of: event) {
                     // The first batch's page, as a worker would decide it.
                     let page = FanoutPage(
-                        event: event,
+                        named: event.recipients.userIds,
                         subscribers: try store.topicPages([(topic, "")], limit: simulationRecipients)[0],
                         firstPage: true, pageSize: simulationRecipients)
                     recipients = page.recipients

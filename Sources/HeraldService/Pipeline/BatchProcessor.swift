@@ -105,7 +105,7 @@ struct BatchProcessor: Sendable {
                 continue
             }
             let page = FanoutPage(
-                event: event, subscribers: topicIndex[index].map { pages[$0] } ?? [],
+                named: event.recipients.userIds, subscribers: topicIndex[index].map { pages[$0] } ?? [],
                 firstPage: claim.fanoutAfter == nil, pageSize: limits.topicPage)
             if !work.isEmpty, page.recipients.count > budget { break }
             budget -= page.recipients.count
