@@ -196,9 +196,7 @@ public enum DeviceRepository {
     }
 
     /// The cause and reason parameters of a statement that records a loss through `recordLoss`.
-    static func loss(_ loss: DeviceLoss, reason: String? = nil) -> [(any PostgresEncodable)?] {
-        [loss.rawValue, reason ?? loss.reason]
-    }
+    static func loss(_ loss: DeviceLoss) -> [(any PostgresEncodable)?] { [loss.rawValue, loss.reason] }
 
     /// The installation `installationId`, if registered.
     public static func find(installationId: String, on connection: PostgresConnection) throws -> DeviceRecord? {

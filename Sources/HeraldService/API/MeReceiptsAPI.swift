@@ -68,6 +68,7 @@ enum MeReceiptsAPI {
             // Too many to check one by one: the list itself is the error.
             throw HTTPError.invalidField("/receipts", "at most \(maxReceipts) receipts per request")
         }
+        var inputs: [ReceiptInput] = []
         for (index, receipt) in body.receipts.enumerated() {
             if !ReadsAPI.isIdentifier(receipt.notificationId) {
                 errors.append(.init(pointer: "/receipts/\(index)/notification_id", message: "must be 1 to 128 bytes"))
@@ -75,17 +76,17 @@ enum MeReceiptsAPI {
             if !ReadsAPI.isIdentifier(receipt.device) {
                 errors.append(.init(pointer: "/receipts/\(index)/device", message: "must be 1 to 128 bytes"))
             }
-            if ReceiptKind(rawValue: receipt.event) == nil {
+            if let kind = ReceiptKind(rawValue: receipt.event) {
+                inputs.append(
+                    ReceiptInput(
+                        notificationId: receipt.notificationId, device: receipt.device, event: kind, at: receipt.at))
+            } else {
                 errors.append(
                     .init(pointer: "/receipts/\(index)/event", message: "must be displayed, opened or dismissed"))
             }
         }
         if !errors.isEmpty { throw HTTPError.invalidFields(errors) }
-        return body.receipts.compactMap { receipt in
-            ReceiptKind(rawValue: receipt.event).map {
-                ReceiptInput(notificationId: receipt.notificationId, device: receipt.device, event: $0, at: receipt.at)
-            }
-        }
+        return inputs
     }
 
     /// Stores the receipts, then applies the opens as reads, one per device that opened (`ReceiptEffects`).
