@@ -45,10 +45,11 @@ enum UsersMutesAPI {
                 guard try UserRepository.lockForCounting(id: id, on: connection) else {
                     throw HTTPError.notFound("No user has this id.")
                 }
-                if scope == .category, let key = mute.key,
-                    try PreferenceRepository.category(id: key, on: connection) == nil
-                {
-                    throw HTTPError.invalidField("/key", "no category has this id")
+                if scope == .category, let key = mute.key {
+                    guard let category = try PreferenceRepository.category(id: key, on: connection) else {
+                        throw HTTPError.invalidField("/key", "no category has this id")
+                    }
+                    if category.archived { throw UsersPreferencesAPI.archivedCategory }
                 }
                 let stored = try MuteRepository.stored(userId: id, on: connection)
                 let admission = MuteAdmission(mute, among: stored.map { ($0.mute, $0.createdAt) }, now: now)

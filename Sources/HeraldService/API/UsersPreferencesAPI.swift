@@ -76,7 +76,10 @@ enum UsersPreferencesAPI {
         guard OpaqueIdentifier.isCategoryId(id),
             let category = try PreferenceRepository.category(id: id, on: connection)
         else { throw HTTPError.notFound("No category has this id.") }
-        if category.archived { throw HTTPError.conflict("The category is archived.", type: "category-archived") }
+        if category.archived { throw archivedCategory }
         return category
     }
+
+    /// An archived category takes no new choice of a user's, neither a preference nor a mute.
+    static var archivedCategory: HTTPError { HTTPError.conflict("The category is archived.", type: "category-archived") }
 }

@@ -89,4 +89,22 @@ struct UsersMutesTests {
             #expect(response.json["pointer"] == .string(pointer), "\(body): \(response.bodyText)")
         }
     }
+
+    @Test("An archived category takes no new mute, as it takes no new preference; its mutes stay removable")
+    func archivedCategory() throws {
+        let service = try TestService.make()
+        defer { service.close() }
+        try service.category("old.feature")
+        #expect(service.send(.put, "/v1/users/u1", json: "{}").status == .created)
+        let before = service.send(.post, "/v1/users/u1/mutes", json: #"{"scope":"category","key":"old.feature"}"#)
+        #expect(before.status == .created)
+        try service.sql(
+            #"UPDATE categories SET archived_at = $1, document = document || '{"archived": true}' WHERE id = 'old.feature'"#,
+            [service.now])
+        let refused = service.send(.post, "/v1/users/u1/mutes", json: #"{"scope":"category","key":"old.feature"}"#)
+        #expect(refused.status == .conflict)
+        #expect(refused.json["type"]?.stringValue?.hasSuffix("category-archived") == true)
+        #expect(try service.count("SELECT count(*) FROM user_mutes") == 1)
+        #expect(service.send(.delete, "/v1/users/u1/mutes/\(before.json[string: "id"] ?? "")").status == .noContent)
+    }
 }
