@@ -81,5 +81,7 @@ enum UsersPreferencesAPI {
     }
 
     /// An archived category takes no new choice of a user's, neither a preference nor a mute.
-    static var archivedCategory: HTTPError { HTTPError.conflict("The category is archived.", type: "category-archived") }
+    static var archivedCategory: HTTPError {
+        HTTPError.conflict("The category is archived.", type: "category-archived")
+    }
 }
