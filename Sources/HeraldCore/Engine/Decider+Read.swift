@@ -7,7 +7,7 @@ extension Decider {
     /// APNs, a badge-only push the system applies even when the app gets no wake. A read notification's pushes that
     /// have not gone out yet are stopped: the user has seen it, so an alert later would only bring back a badge.
     public func read(_ notice: ReadNotice, state: RecipientState, now: Date) -> ReadResult {
-        let unread = max(0, state.unreadCount - max(0, notice.itemsRead))
+        let unread = UnreadCount.lowered(state.unreadCount, by: notice.itemsRead)
         let badge = state.profile.appBadge(unread: unread)
         var result = ReadResult(unreadCount: unread, deliveries: [], silentBudgets: [:])
         result.stoppedNotificationIds = notice.notificationIds

@@ -33,7 +33,7 @@ extension Decider {
         // of a Live Activity reaches neither (`Category.leavesFeedEntry`).
         var unread = max(0, state.unreadCount)
         if category.countsUnread {
-            unread += 1
+            unread = UnreadCount.raised(unread)
             result.changes.unreadCounts[userId] = unread
         }
         decision.countsUnread = category.countsUnread

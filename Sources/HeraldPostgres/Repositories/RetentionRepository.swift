@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 
 /// The SQL of retention (see `0011_retention.sql`): day partitions created ahead of time, partitions past the
 /// retention period dropped whole, and the idempotency keys of dropped events trimmed in bounded chunks.
@@ -16,7 +17,18 @@ public enum RetentionRepository {
     static let ensure = Query(name: "retention_ensure", sql: "SELECT herald_partitions_ensure($1, $2)")
     static let expired = Query(
         name: "retention_expired", sql: "SELECT parent, name FROM herald_partitions_expired($1)")
-    static let drop = Query(name: "retention_drop", sql: "SELECT herald_partition_drop($1, $2)")
+    static let drop = Query(name: "retention_drop", sql: "SELECT herald_partition_drop($1)")
+    static let dropTimeout = Query(name: "retention_drop_timeout", sql: "SET LOCAL lock_timeout = '5s'")
+    static let unreadGoing = Query(
+        name: "retention_unread_going", sql: "SELECT user_id, unread, gone FROM herald_partition_unread($1, $2, $3, $4)"
+    )
+    static let setUnread = Query(
+        name: "retention_set_unread",
+        sql: """
+            UPDATE recipient_counters AS c SET unread = x.unread, unread_updated_at = $3
+            FROM unnest($1::text[], $2::integer[]) AS x(user_id, unread)
+            WHERE c.user_id = x.user_id
+            """)
     // Queued deliveries of days past retention whose time to live ran out can never be sent; marking them
     // expired (as a claim would) lets their day go even when nothing consumes the queue. The time to live is
     // compared with the service's clock (`$2`), which also stamped it; the storage day with the database's day.
@@ -83,11 +95,44 @@ public enum RetentionRepository {
         try connection.query(list).map { Partition(table: try $0.string(0), name: try $0.string(1)) }
     }
 
-    /// Drops one partition `expiredPartitions` returned, in its own transaction, waiting at most five seconds
-    /// for each lock. A day of decisions first lowers the unread counts of its unread notifications' users, as of
-    /// `now`, under their row locks.
-    public static func drop(_ partition: Partition, now: Date, on connection: PostgresConnection) throws {
-        try connection.query(drop, [partition.name, now])
+    /// What dropping a day of decisions takes from one user's unread count.
+    public struct UnreadGoing: Sendable, Equatable {
+        public var userId: String
+        /// The user's count now; nil when the user has no counters row (or no longer exists).
+        public var unread: Int?
+        /// How many of the user's unread notifications the day holds.
+        public var gone: Int
+    }
+
+    /// Drops one partition `expiredPartitions` returned, in a transaction of its own in which no lock is waited
+    /// for more than five seconds. Before a day of decisions goes, the users with an unread notification in it
+    /// are read `chunk` at a time in id order, each chunk's rows locked, and their counts lowered by those
+    /// notifications (`UnreadCount.lowered`), stamped `now`.
+    public static func drop(
+        _ partition: Partition, now: Date, chunk: Int = 10_000, on connection: PostgresConnection
+    ) throws {
+        try connection.transaction { connection in
+            try connection.executeScript(dropTimeout)
+            if partition.table == "decisions" {
+                var after = ""
+                while true {
+                    let going = try connection.query(
+                        unreadGoing, [partition.name, after, chunk, UnreadCount.clockAllowance]
+                    ).map {
+                        UnreadGoing(userId: try $0.string(0), unread: try $0.decode(Int?.self, 1), gone: try $0.int(2))
+                    }
+                    let lowered = going.filter { $0.unread != nil && $0.gone > 0 }
+                    if !lowered.isEmpty {
+                        let counts = lowered.map { UnreadCount.lowered($0.unread ?? 0, by: $0.gone) }
+                        try connection.query(
+                            setUnread, [PipelineArray(lowered.map(\.userId)), PipelineArray(encoding: counts), now])
+                    }
+                    guard going.count >= chunk, let last = going.last else { break }
+                    after = last.userId
+                }
+            }
+            try connection.query(drop, [partition.name])
+        }
     }
 
     /// Deletes up to `limit` idempotency keys of dropped events; returns how many went.

@@ -16,6 +16,8 @@ struct RetentionJob: BackgroundService {
         var intervalSeconds: Double = 3_600
         /// Idempotency keys deleted per statement.
         var keyChunk = 10_000
+        /// Users whose unread counts a dropped day of decisions lowers, read per statement.
+        var unreadChunk = 10_000
     }
 
     /// What one run did.
@@ -70,7 +72,9 @@ struct RetentionJob: BackgroundService {
         }
         for partition in expired {
             do {
-                try pool.withConnectionBlocking { try RetentionRepository.drop(partition, now: now, on: $0) }
+                try pool.withConnectionBlocking { [settings] connection in
+                    try RetentionRepository.drop(partition, now: now, chunk: settings.unreadChunk, on: connection)
+                }
                 report.dropped.append(partition.name)
             } catch {
                 // The rest waits for the next run too, so an events partition never goes before its decisions.

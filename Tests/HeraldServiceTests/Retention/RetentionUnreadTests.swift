@@ -29,7 +29,9 @@ struct RetentionUnreadTests {
             """, [day, number, user, read])
     }
 
-    @Test func droppingADayLowersTheCountsOfItsUnreadNotifications() async throws {
+    /// Read a user at a time, a chunk holding only a user that no longer exists does not end the reading.
+    @Test(arguments: [10_000, 1])
+    func droppingADayLowersTheCountsOfItsUnreadNotifications(usersPerChunk: Int) async throws {
         let harness = try await PipelineHarness.make(start: Date())
         defer { harness.close() }
         try await harness.category(PipelineHarness.chatCategory())
@@ -54,6 +56,8 @@ struct RetentionUnreadTests {
         // The first u4's unread notification, from before its id was deleted (before deletions retired them), and
         // one unread notification of today's u4.
         try await Self.notification(harness, day: today - 40, number: 6, user: "u4", read: false)
+        // A user deleted since, whose id sorts between u1's and u2's.
+        try await Self.notification(harness, day: today - 40, number: 7, user: "u1-gone", read: false)
         _ = try await harness.sql(
             """
             INSERT INTO recipient_counters (user_id, unread, unread_updated_at)
@@ -67,7 +71,7 @@ struct RetentionUnreadTests {
 
         harness.clock.advance(5)
         let job = RetentionJob(
-            settings: RetentionJob.Settings(retentionDays: 30), pool: harness.context.pool,
+            settings: RetentionJob.Settings(retentionDays: 30, unreadChunk: usersPerChunk), pool: harness.context.pool,
             logger: harness.context.logger, metrics: harness.context.metrics, clock: harness.context.clock)
         let report = try await offCooperativePool { try job.runOnce() }
         #expect(report.dropped.contains { $0.hasPrefix("decisions_") })
