@@ -22,7 +22,8 @@ extension HTTPRequest {
             || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }
 
-    private func requireJSONBody() throws(HTTPError) {
+    /// Refuses a body that cannot be JSON before it is parsed: a non-JSON content type, or no body at all (400).
+    public func requireJSONBody() throws(HTTPError) {
         if let contentType = headers["content-type"], !Self.isJSONMediaType(contentType) {
             throw HTTPError.badRequest(
                 "The body must be JSON, sent with Content-Type: application/json.",

@@ -44,11 +44,7 @@ public enum JSONCoders {
         -> T
     {
         let data = Data(bytes)
-        if NULEscape.isPresent(in: bytes) {
-            throw HTTPError(
-                status: .unprocessableContent, type: "validation-failed", title: "Validation failed",
-                detail: "Strings may not contain the NUL character (\\u0000).")
-        }
+        if NULEscape.isPresent(in: bytes) { throw HTTPError.nulCharacter }
         do {
             return try decoder.decode(type, from: data)
         } catch let error as DecodingError {

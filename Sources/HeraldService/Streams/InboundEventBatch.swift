@@ -29,7 +29,12 @@ struct InboundEventBatch: Sendable {
         var parsed: [IncomingEvent.Parsed] = []
         messages = bodies.map { body in
             guard let tree = try? JSONParser.parse(body) else {
-                return .failure(Refusal(reason: "malformed: the body is not a JSON document"))
+                // As over HTTP: valid JSON with a `\u0000` escape is invalid, not malformed.
+                return .failure(
+                    Refusal(
+                        reason: NULEscape.isPresent(in: body)
+                            ? "invalid: strings may not contain the NUL character (\\u0000)"
+                            : "malformed: the body is not a JSON document"))
             }
             guard case .object = tree else {
                 return .failure(Refusal(reason: "invalid: a message carries one event object"))

@@ -99,9 +99,15 @@ struct EventsIngestTests {
         #expect(pointers.contains("/0/category"))
         #expect(pointers.contains("/1/id"))
         #expect(await harness.send(.post, "/v1/events", json: "[]").status == .unprocessableContent)
-        // PostgreSQL cannot store U+0000: refused at the edge, never a 500.
+        // PostgreSQL cannot store U+0000: refused at the edge, never a 500, and as every other route refuses it
+        // (valid JSON, so 422, not the 400 of broken syntax).
         let nul = PipelineHarness.event(id: "n1", occurredAt: start, data: #"{"text":"a\u0000b"}"#)
-        #expect(await harness.send(.post, "/v1/events", json: nul).status == .badRequest)
+        let refused = await harness.send(.post, "/v1/events", json: nul)
+        #expect(refused.status == .unprocessableContent)
+        #expect(refused.json["detail"] == .string("Strings may not contain the NUL character (\\u0000)."))
+        #expect(await harness.send(.post, "/v1/events", json: #"{"text":"ab""#).status == .badRequest)
+        let plan = await harness.send(.post, "/v1/campaigns:plan", json: #"{"category":"a\u0000"}"#)
+        #expect(plan.status == .unprocessableContent)
         #expect(await harness.send(.get, "/v1/events/chat/a%00b").status == .notFound)
         #expect(await harness.send(.post, "/v1/users/u%001/read", json: #"{"thread_id":"t"}"#).status == .notFound)
         let tooMany = "[" + Array(repeating: "{}", count: 1_001).joined(separator: ",") + "]"

@@ -48,7 +48,7 @@ struct StreamsSettingsTests {
         let good = Self.event(id: "e1", text: "hello")
         let bodies = [
             good, Array("[1,2]".utf8), Array("{oops".utf8), Self.event(id: "e2", text: "x", category: "UPPER"),
-            good, Self.event(id: "e1", text: "changed"),
+            good, Self.event(id: "e1", text: "changed"), Array(#"{"id":"e3","text":"a\u0000b"}"#.utf8),
         ]
         let batch = InboundEventBatch(bodies: bodies)
         #expect(batch.rows.map(\.id) == ["e1"])
@@ -63,6 +63,7 @@ struct StreamsSettingsTests {
         #expect(reason.hasPrefix("invalid: /category"))
         #expect(verdicts[4] == .duplicate)
         #expect(verdicts[5] == .rejected("conflict: an event with this source and id has a different body"))
+        #expect(verdicts[6] == .rejected("invalid: strings may not contain the NUL character (\\u0000)"))
     }
 
     @Test func storedOutcomesBecomeVerdicts() {
