@@ -22,6 +22,22 @@ extension Category {
         kind != .liveActivity
     }
 
+    /// Completes a change of kind from `previous`: a member whose default depends on the kind and that still holds
+    /// `previous`'s default takes this kind's, unless the change set it itself (`setMembers`, by wire name). A
+    /// stored category holds every member, so holding the old default is what having chosen nothing looks like; a
+    /// change of kind carries over what was chosen, not what was defaulted.
+    public mutating func takeKindDefaults(replacing previous: Kind, except setMembers: Set<String>) {
+        guard kind != previous else { return }
+        if !setMembers.contains(CodingKeys.quietHours.rawValue), quietHours == Self.defaultQuietHours(for: previous) {
+            quietHours = Self.defaultQuietHours(for: kind)
+        }
+        if !setMembers.contains(CodingKeys.countsTowardBadge.rawValue),
+            countsTowardBadge == Self.defaultCountsTowardBadge(for: previous)
+        {
+            countsTowardBadge = Self.defaultCountsTowardBadge(for: kind)
+        }
+    }
+
     /// Whether the category's events become notifications in the user's feed, each with its feed position: a Live
     /// Activity's update changes what is already on screen in place and is nothing to read later, so it leaves no
     /// feed entry.

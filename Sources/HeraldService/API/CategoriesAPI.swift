@@ -120,7 +120,7 @@ extension CategoriesAPI.Handlers {
     func patch(_ request: HTTPRequest, id: String, actor: String?) throws -> HTTPResponse {
         let condition = try CategoryETag.requiredCondition(of: request)
         let patch = try request.decodeJSONValue()
-        guard case .object = patch else {
+        guard case .object(let members) = patch else {
             throw HTTPError.invalidField("", "A merge patch must be a JSON object.")
         }
         let validator = self.validator
@@ -128,6 +128,7 @@ extension CategoriesAPI.Handlers {
             let merged = try CategoryView.document(current.category).applyingMergePatch(patch)
             var reader = CategoryReader()
             var category = reader.category(from: merged, pathId: id)
+            category.takeKindDefaults(replacing: current.category.kind, except: Set(members.keys))
             category.archived = current.category.archived
             try validator.check(category, readingErrors: reader.errors)
             return category

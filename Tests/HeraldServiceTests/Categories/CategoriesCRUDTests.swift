@@ -135,6 +135,33 @@ struct CategoriesCRUDTests {
         #expect(notObject.status == .unprocessableContent)
     }
 
+    @Test("A PATCH of the kind alone gives the members the category never chose the new kind's defaults")
+    func kindChange() throws {
+        let service = try TestService.make()
+        defer { service.close() }
+        let created = service.send(
+            .post, "/v1/categories",
+            json: #"{"id":"sports.score","name":"Score","kind":"live_activity","templates":{"en":{"title":"Score"}}}"#)
+        #expect(created.status == .created, "\(created.bodyText)")
+        #expect(created.json["quiet_hours"]?.stringValue == "bypass")
+        #expect(created.json["counts_toward_badge"] == .bool(false))
+        let toNotification = service.send(
+            .patch, "/v1/categories/sports.score", json: #"{"kind":"notification"}"#, headers: [("If-Match", "*")])
+        #expect(toNotification.status == .ok, "\(toNotification.bodyText)")
+        #expect(toNotification.json["quiet_hours"]?.stringValue == "defer")
+        #expect(toNotification.json["counts_toward_badge"] == .bool(true))
+        // And back, which a notification's default badge count would otherwise refuse; a chosen value stays.
+        let back = service.send(
+            .patch, "/v1/categories/sports.score", json: #"{"kind":"live_activity","quiet_hours":"drop"}"#,
+            headers: [("If-Match", "*")])
+        #expect(back.status == .ok, "\(back.bodyText)")
+        #expect(back.json["quiet_hours"]?.stringValue == "drop")
+        #expect(back.json["counts_toward_badge"] == .bool(false))
+        let again = service.send(
+            .patch, "/v1/categories/sports.score", json: #"{"kind":"notification"}"#, headers: [("If-Match", "*")])
+        #expect(again.json["quiet_hours"]?.stringValue == "drop")
+    }
+
     @Test("An edit that changes nothing writes no new version")
     func noOpEdit() throws {
         let service = try TestService.make()
