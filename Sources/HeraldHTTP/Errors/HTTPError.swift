@@ -46,12 +46,6 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         HTTPError(status: .badRequest, type: type, detail: detail)
     }
 
-    /// 422 for a body whose JSON holds a `\u0000` escape (`NULEscape`): valid JSON, but no text Herald stores can
-    /// hold it.
-    public static let nulCharacter = HTTPError(
-        status: .unprocessableContent, type: "validation-failed", title: "Validation failed",
-        detail: "Strings may not contain the NUL character (\\u0000).")
-
     /// 400 for a body that is not JSON.
     public static func malformedJSON(
         _ detail: String = "The request body is not valid JSON."

@@ -44,7 +44,8 @@ public enum JSONCoders {
         -> T
     {
         let data = Data(bytes)
-        if NULEscape.isPresent(in: bytes) { throw HTTPError.nulCharacter }
+        // Valid JSON, but no text Herald stores can hold U+0000.
+        if NULEscape.isPresent(in: bytes) { throw NULEscape.problem(in: bytes) }
         do {
             return try decoder.decode(type, from: data)
         } catch let error as DecodingError {

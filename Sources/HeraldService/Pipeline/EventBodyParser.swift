@@ -12,7 +12,8 @@ enum EventBodyParser {
             return try JSONParser.parse(request.body)
         } catch {
             // The parser refuses U+0000 as it reads; only a refused body pays for looking for why.
-            throw NULEscape.isPresent(in: request.body) ? HTTPError.nulCharacter : HTTPError.malformedJSON()
+            throw NULEscape.isPresent(in: request.body)
+                ? NULEscape.problem(in: request.body) : HTTPError.malformedJSON()
         }
     }
 }

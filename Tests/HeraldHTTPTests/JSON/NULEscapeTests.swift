@@ -26,6 +26,22 @@ struct NULEscapeTests {
             _ = try JSONCoders.decode(Body.self, from: Array(#"{"id":"a\u0000"}"#.utf8))
         } catch {
             #expect(error.status == .unprocessableContent)
+            #expect(error.pointer == "/id")
         }
+    }
+
+    @Test(
+        arguments: [
+            (#"{"a":"x","b":{"c":["ok","n\u0000"]}}"#, "/b/c/1"),
+            (#"{"a/b":"\u0000"}"#, "/a~1b"),
+            (#"{"k\u0000":1}"#, "/k\u{0}"),
+            (#"["\u0000"]"#, "/0"),
+            (#""\u0000""#, ""),
+        ])
+    func theProblemNamesTheFirstMemberHoldingNUL(json: String, pointer: String) {
+        let problem = NULEscape.problem(in: Array(json.utf8))
+        #expect(problem.status == .unprocessableContent)
+        #expect(problem.pointer == pointer)
+        #expect(problem.errors.map(\.pointer) == [pointer])
     }
 }

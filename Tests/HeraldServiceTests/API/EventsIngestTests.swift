@@ -104,7 +104,7 @@ struct EventsIngestTests {
         let nul = PipelineHarness.event(id: "n1", occurredAt: start, data: #"{"text":"a\u0000b"}"#)
         let refused = await harness.send(.post, "/v1/events", json: nul)
         #expect(refused.status == .unprocessableContent)
-        #expect(refused.json["detail"] == .string("Strings may not contain the NUL character (\\u0000)."))
+        #expect(refused.json["pointer"] == .string("/data/text"))
         #expect(await harness.send(.post, "/v1/events", json: #"{"text":"ab""#).status == .badRequest)
         let plan = await harness.send(.post, "/v1/campaigns:plan", json: #"{"category":"a\u0000"}"#)
         #expect(plan.status == .unprocessableContent)
