@@ -46,6 +46,13 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         HTTPError(status: .badRequest, type: type, detail: detail)
     }
 
+    /// 415 for a body sent as another media type than the route reads; `expected` says what to send.
+    public static func unsupportedContentType(
+        _ expected: String = "The body must be JSON, sent with Content-Type: application/json."
+    ) -> HTTPError {
+        HTTPError(status: .unsupportedMediaType, type: "unsupported-content-type", detail: expected)
+    }
+
     /// 400 for a body that is not JSON.
     public static func malformedJSON(
         _ detail: String = "The request body is not valid JSON."

@@ -1,6 +1,6 @@
 extension HTTPRequest {
-    /// Decodes the JSON body into a typed value: a non-JSON content type, an empty body or broken syntax is 400, a
-    /// shape mismatch is 422 with the pointer of the offending member.
+    /// Decodes the JSON body into a typed value: a non-JSON content type is 415, an empty body or broken syntax
+    /// 400, a shape mismatch 422 with the pointer of the offending member.
     public func decodeJSON<T: Decodable>(_ type: T.Type = T.self) throws(HTTPError) -> T {
         try requireJSONBody()
         return try JSONCoders.decode(type, from: body)
@@ -22,12 +22,11 @@ extension HTTPRequest {
             || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }
 
-    /// Refuses a body that cannot be JSON before it is parsed: a non-JSON content type, or no body at all (400).
+    /// Refuses a body that cannot be JSON before it is parsed: a non-JSON content type (415), or no body at all
+    /// (400).
     public func requireJSONBody() throws(HTTPError) {
         if let contentType = headers["content-type"], !Self.isJSONMediaType(contentType) {
-            throw HTTPError.badRequest(
-                "The body must be JSON, sent with Content-Type: application/json.",
-                type: "unsupported-content-type")
+            throw HTTPError.unsupportedContentType()
         }
         if body.isEmpty {
             throw HTTPError.malformedJSON("The request body is empty; a JSON document is required.")

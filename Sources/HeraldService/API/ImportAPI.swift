@@ -14,9 +14,8 @@ enum ImportAPI {
                 .trimmingCharacters(in: .whitespaces).lowercased()
             // text/plain is accepted as well, for tools that cannot send a custom media type.
             guard mediaType == "application/x-ndjson" || mediaType == "text/plain" else {
-                throw HTTPError(
-                    status: .unsupportedMediaType, type: "unsupported-content-type",
-                    detail: "Send one JSON user per line with Content-Type: application/x-ndjson.")
+                throw HTTPError.unsupportedContentType(
+                    "Send one JSON user per line with Content-Type: application/x-ndjson.")
             }
             let body = request.body
             let now = context.clock()

@@ -5,7 +5,7 @@ import HeraldHTTP
 /// The JSON body of a request that carries events or a campaign, read by Herald's own parser.
 enum EventBodyParser {
     /// The JSON body of an ingest request, with the same answers as `HTTPRequest.decodeJSONValue()`: a non-JSON
-    /// content type or an empty body is a 400, broken syntax a 400, a `\u0000` escape in valid JSON a 422.
+    /// content type is a 415, an empty body or broken syntax a 400, a `\u0000` escape in valid JSON a 422.
     static func body(of request: HTTPRequest) throws -> JSONValue {
         try request.requireJSONBody()
         do {

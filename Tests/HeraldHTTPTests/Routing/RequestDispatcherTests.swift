@@ -138,7 +138,7 @@ import Testing
     @Test(arguments: [
         (#"{"user_id": 1"#, "application/json", 400, "malformed-json"),
         ("", "application/json", 400, "malformed-json"),
-        (#"{"user_id": 1}"#, "text/plain", 400, "unsupported-content-type"),
+        (#"{"user_id": 1}"#, "text/plain", 415, "unsupported-content-type"),
         (#"{"user_id": "1"}"#, "application/json", 422, "validation-failed"),
         (#"{"user_id": 1}"#, "application/merge-patch+json", 201, ""),
         (#"{"user_id": 1}"#, "application/json; charset=utf-8", 201, ""),

@@ -199,6 +199,9 @@ struct ClientFeedTests {
         let total = 240
         let processor = harness.processor
         let clock = harness.clock
+        // The reader's pages so far. After each batch but the last the writer waits for one more, so that the
+        // reader pages while the writers run however the two tasks happen to be scheduled.
+        let pages = PageTally()
 
         async let writer: Void = {
             for batch in stride(from: 0, to: total, by: 40) {
@@ -220,6 +223,7 @@ struct ClientFeedTests {
                     }
                     try await group.waitForAll()
                 }
+                if batch + 40 < total { try await pages.waitForOneMore() }
             }
         }()
         var seen: [JSONValue] = []
@@ -230,6 +234,7 @@ struct ClientFeedTests {
             seen += page.items
             cursor = page.cursor
             reads += 1
+            await pages.add()
         }
         try await writer
         let tail = await harness.drainFeed("u1", after: cursor, limit: 7)
@@ -252,5 +257,26 @@ struct ClientFeedTests {
             WHERE a.event_seq < b.event_seq AND a.feed_seq > b.feed_seq
             """)
         print("feed paging under concurrent inserts: \(reads) reads, \(inversions) commit-order inversions")
+    }
+}
+
+/// How many pages a concurrent reader has read, for a writer that must not run ahead of it.
+private actor PageTally {
+    struct Stalled: Error, CustomStringConvertible {
+        var description: String { "the reader read no page in 30 s while the writers waited for it" }
+    }
+
+    private var count = 0
+
+    func add() { count += 1 }
+
+    /// Returns once another page has been read; fails after 30 s.
+    func waitForOneMore() async throws {
+        let seen = count
+        let deadline = ContinuousClock.now + .seconds(30)
+        while count == seen {
+            guard ContinuousClock.now < deadline else { throw Stalled() }
+            try await Task.sleep(for: .milliseconds(2))
+        }
     }
 }
