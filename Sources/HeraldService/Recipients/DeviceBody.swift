@@ -46,7 +46,8 @@ struct DeviceBody: Decodable {
     static let maxAppVersionLength = 64
 
     /// The device `installationId` registered at `now`, or every problem found; pointers are placed under
-    /// `prefix`. `ownerId` is the user when the context names it (an import line); the body's `user_id` otherwise.
+    /// `prefix`. `ownerId` is the user when the context names it (an import line, a client token); the body's
+    /// `user_id` otherwise.
     func device(
         installationId: String, ownerId: String? = nil, now: Date, validator: inout RecipientValidator,
         prefix: String = ""
@@ -58,7 +59,7 @@ struct DeviceBody: Decodable {
             errors.append(.init(pointer: prefix + "/user_id", message: detail))
         }
         if ownerId != nil, let userId = self.userId, userId != ownerId {
-            errors.append(.init(pointer: prefix + "/user_id", message: "must be absent or the line's user id"))
+            errors.append(.init(pointer: prefix + "/user_id", message: "must be absent or the id of the user the device is registered for"))
         }
         let platform = Device.Platform(rawValue: platform)
         if platform == nil {
