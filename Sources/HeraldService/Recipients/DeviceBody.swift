@@ -59,7 +59,10 @@ struct DeviceBody: Decodable {
             errors.append(.init(pointer: prefix + "/user_id", message: detail))
         }
         if ownerId != nil, let userId = self.userId, userId != ownerId {
-            errors.append(.init(pointer: prefix + "/user_id", message: "must be absent or the id of the user the device is registered for"))
+            errors.append(
+                .init(
+                    pointer: prefix + "/user_id",
+                    message: "must be absent or the id of the user the device is registered for"))
         }
         let platform = Device.Platform(rawValue: platform)
         if platform == nil {
