@@ -74,6 +74,10 @@ public enum CampaignStatus: String, Sendable, Hashable, CaseIterable {
         return waves.contains { $0 == .running || $0 == .done } ? .running : .scheduled
     }
 
+    /// Whether a cancel changes the campaign: one scheduled or running still has waves to stop; a completed one
+    /// has nothing left to stop and stays completed, and a canceled one stays as it was canceled.
+    public var takesCancel: Bool { self == .scheduled || self == .running }
+
     /// Whether the campaign's progress can no longer move, so a client following it may stop: canceled, or
     /// completed with every recipient it handed to the pipeline decided. Handed out can be fewer than planned (a
     /// user who moved to a zone whose wave had already run, or who was deleted, was planned and never sent), and a

@@ -8,6 +8,10 @@ extension Category {
         /// token for the event's activity. Quiet hours default to `bypass` (an activity shows what is happening
         /// now, silently); they may be `defer` or `drop`, never `silent`.
         case liveActivity = "live_activity"
+
+        /// Whether a campaign may send events of a category of this kind: a campaign's event names no Live Activity
+        /// to update, so only notifications would ever reach anyone.
+        public var takesCampaigns: Bool { self == .notification }
     }
 
     /// The quiet-hours policy of a category of `kind` that names none: `bypass` for Live Activities, which show

@@ -85,13 +85,19 @@ public enum CampaignRepository {
     static let categoryState = Query(
         name: "campaign_category_state",
         sql: """
-            SELECT archived_at IS NOT NULL AS archived
+            SELECT archived_at IS NOT NULL AS archived, document->>'kind' AS kind
             FROM categories WHERE id = $1
             """)
 
-    /// Whether the category is archived; `nil` when no category has this id.
-    public static func categoryArchived(_ id: String, on connection: PostgresConnection) throws -> Bool? {
-        try connection.query(categoryState, [id]).first.map { try $0.bool("archived") }
+    /// Whether the category is archived, and its kind (notification when it names none, or one this version does
+    /// not know); `nil` when no category has this id.
+    public static func categoryState(
+        _ id: String, on connection: PostgresConnection
+    ) throws -> (archived: Bool, kind: Category.Kind)? {
+        try connection.query(categoryState, [id]).first.map { row in
+            let kind = try row.decode(String?.self, "kind").flatMap(Category.Kind.init(rawValue:))
+            return (try row.bool("archived"), kind ?? .notification)
+        }
     }
 
     /// The audience of a campaign counted per effective zone (`default` for users without one).

@@ -44,8 +44,13 @@ enum CampaignsAPI {
         router.post("/v1/campaigns/{id}/cancel", auth: .scope(.campaignsWrite)) { _, match in
             let id = try campaignId(match)
             let now = context.clock()
-            let found = try database { connection in
-                try CampaignRepository.cancel(id, at: now, on: connection)
+            let found = try database { connection -> Bool in
+                guard let campaign = try CampaignRepository.campaign(id, on: connection) else { return false }
+                let waves = try CampaignRepository.waves(of: [id], on: connection)[id] ?? []
+                if CampaignView.status(campaign, waves: waves).takesCancel {
+                    _ = try CampaignRepository.cancel(id, at: now, on: connection)
+                }
+                return true
             }
             guard found else { throw HTTPError.notFound("No campaign has this id.") }
             return HTTPResponse.json(try show(id, database: database))
@@ -72,22 +77,30 @@ enum CampaignsAPI {
         guard let defaultZone = zones.zone(body.defaultTimeZone) else {
             throw HTTPError.invalidField("/default_time_zone", "is not a time zone of the tz database")
         }
+        // Stored and planned under its canonical id, as a user's zone is, so that an alias (`US/Eastern`) and the
+        // users stored in its zone (`America/New_York`) share one name in a wave.
+        let defaultZoneId = defaultZone.identifier
         let result = try database {
             connection -> Result<(CampaignRecord, [CampaignWaveRecord]), HTTPError> in
             try connection.transaction { connection in
-                switch try CampaignRepository.categoryArchived(body.category, on: connection) {
-                case nil: return .failure(HTTPError.invalidField("/category", "is not a known category"))
-                case true?: return .failure(HTTPError.invalidField("/category", "is archived"))
-                case false?: break
+                guard let category = try CampaignRepository.categoryState(body.category, on: connection) else {
+                    return .failure(HTTPError.invalidField("/category", "is not a known category"))
+                }
+                if category.archived { return .failure(HTTPError.invalidField("/category", "is archived")) }
+                if !category.kind.takesCampaigns {
+                    return .failure(
+                        HTTPError.invalidField(
+                            "/category", "is of kind live_activity: a campaign's event names no Live Activity to update"
+                        ))
                 }
                 let counts = try CampaignRepository.zoneCounts(body.audience, on: connection)
                 let plan = CampaignPlanner.plan(
                     counts, date: body.date, time: body.localTime, now: now, late: body.late,
-                    defaultZone: defaultZone, named: body.defaultTimeZone, directory: zones)
+                    defaultZone: defaultZone, named: defaultZoneId, directory: zones)
                 let campaign = CampaignRecord(
                     id: id, categoryId: body.category, audience: body.audience, date: dateText(body.date),
                     localTime: body.localTime.text, data: HeraldHTTP.JSONValue.object(body.data).jsonText,
-                    late: body.late.rawValue, defaultTimeZone: body.defaultTimeZone,
+                    late: body.late.rawValue, defaultTimeZone: defaultZoneId,
                     unknownZones: plan.unknownZones, createdAt: now)
                 let waves = plan.waves.map { wave in
                     CampaignWaveRecord(

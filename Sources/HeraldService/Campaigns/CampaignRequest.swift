@@ -33,12 +33,14 @@ struct CampaignRequest: Sendable {
         }
     }
 
-    /// Parses `YYYY-MM-DD` into a real calendar date.
+    /// Parses `YYYY-MM-DD` into a real calendar date from 1970-01-01 to 9999-12-30.
     static func parseDate(_ text: String) -> CivilDate? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard text.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
             parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), year >= 1970
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), year >= 1970,
+            // The last day's local times run into year 10000 in zones behind UTC, which no timestamp can name.
+            (year, month, day) < (9999, 12, 31)
         else { return nil }
         let date = CivilDate(year: year, month: month, day: day)
         return CivilDate(daysSinceEpoch: date.daysSinceEpoch) == date ? date : nil
@@ -70,7 +72,9 @@ struct CampaignRequest: Sendable {
         let audience = parseAudience(body["audience"], fail: fail)
         let dateText = string("date", required: true)
         let date = dateText.flatMap(parseDate)
-        if dateText != nil, date == nil { fail("/date", "must be a calendar date YYYY-MM-DD") }
+        if dateText != nil, date == nil {
+            fail("/date", "must be a calendar date YYYY-MM-DD, 1970-01-01 to 9999-12-30")
+        }
         let timeText = string("local_time", required: true)
         let time = timeText.flatMap { LocalTime($0) }
         if timeText != nil, time == nil { fail("/local_time", "must be a local time HH:MM from 00:00 to 23:59") }

@@ -48,4 +48,10 @@ struct CampaignLifecycleTests {
         #expect(CampaignStatus.completed.isSettled(decided: 3, enqueued: 3))
         #expect(CampaignStatus.canceled.isSettled(decided: 0, enqueued: 4))
     }
+
+    @Test("Only a campaign with waves left to stop takes a cancel; only a category of notifications takes a campaign")
+    func cancelAndCategory() {
+        #expect(CampaignStatus.allCases.filter(\.takesCancel) == [.scheduled, .running])
+        #expect(Category.Kind.allCases.filter(\.takesCampaigns) == [.notification])
+    }
 }

@@ -37,7 +37,8 @@ struct CampaignExecutionTests {
     @Test func wavesRunAtTheirInstantsThroughThePipelineWithProgress() async throws {
         let harness = try await Self.harness()
         defer { harness.close() }
-        try await CampaignTestSupport.users(250, prefix: "utc", zone: "UTC", on: harness)
+        // Zones as the users API stores them, canonical: the default zone `UTC` is planned as `Etc/UTC` too.
+        try await CampaignTestSupport.users(250, prefix: "utc", zone: "Etc/UTC", on: harness)
         try await CampaignTestSupport.users(150, prefix: "ind", zone: "Asia/Kolkata", on: harness)
         try await CampaignTestSupport.users(20, prefix: "none", zone: nil, on: harness)
         try await CampaignTestSupport.devices(on: harness)
@@ -54,7 +55,7 @@ struct CampaignExecutionTests {
         let waves = created.json["waves"]?.arrayValue ?? []
         #expect(waves.map { $0["due_at"]?.stringValue } == ["2026-12-01T03:30:00Z", "2026-12-01T09:00:00Z"])
         #expect(waves.map { $0["planned"]?.intValue } == [150, 270])
-        #expect(waves.map { $0["zones"]?.stringArray ?? [] } == [["Asia/Kolkata"], ["UTC"]])
+        #expect(waves.map { $0["zones"]?.stringArray ?? [] } == [["Asia/Kolkata"], ["Etc/UTC"]])
 
         #expect(try await CampaignTestSupport.runDue(harness).isEmpty)
         harness.clock.set(ISO8601.parse("2026-12-01T03:30:00Z")!)
@@ -224,5 +225,54 @@ struct CampaignExecutionTests {
         let badCursor = await harness.send(.get, "/v1/campaigns?cursor=%%%")
         #expect(badCursor.status == .badRequest)
         #expect(badCursor.json["pointer"]?.stringValue == "cursor")
+    }
+
+    @Test func aCampaignTakesACategoryOfNotificationsADateEveryZoneCanReachAndTheDefaultZonesCanonicalId()
+        async throws
+    {
+        let harness = try await Self.harness()
+        defer { harness.close() }
+        var live = PipelineHarness.chatCategory(id: "sports.score", quietHours: .bypass)
+        live.kind = .liveActivity
+        live.countsTowardBadge = false
+        try await harness.category(live)
+        let liveCampaign = await harness.send(
+            .post, "/v1/campaigns:plan",
+            json: CampaignTestSupport.body(category: "sports.score", date: "2026-12-01", time: "09:00"))
+        #expect(liveCampaign.status == .unprocessableContent)
+        #expect(liveCampaign.json["pointer"]?.stringValue == "/category")
+        // 23:59 on the last day is already year 10000 in UTC from New York.
+        let lastDay = await harness.send(
+            .post, "/v1/campaigns:plan", json: CampaignTestSupport.body(date: "9999-12-31", time: "23:59"))
+        #expect(lastDay.status == .unprocessableContent)
+        #expect(lastDay.json["pointer"]?.stringValue == "/date")
+        #expect(
+            await harness.send(
+                .post, "/v1/campaigns:plan", json: CampaignTestSupport.body(date: "9999-12-30", time: "23:59")
+            ).status == .ok)
+        try await CampaignTestSupport.users(3, prefix: "ny", zone: "America/New_York", on: harness)
+        try await CampaignTestSupport.users(2, prefix: "none", zone: nil, on: harness)
+        let alias = await harness.send(
+            .post, "/v1/campaigns:plan",
+            json: CampaignTestSupport.body(date: "2026-12-01", time: "09:00", defaultZone: "US/Eastern"))
+        #expect(alias.status == .ok, "\(alias.bodyText)")
+        #expect(alias.json["default_time_zone"]?.stringValue == "America/New_York")
+        let waves = alias.json["waves"]?.arrayValue ?? []
+        #expect(waves.map { $0["zones"]?.stringArray ?? [] } == [["America/New_York"]])
+        #expect(waves.map { $0["planned"]?.intValue } == [5])
+    }
+
+    @Test func cancelingACompletedCampaignLeavesItCompleted() async throws {
+        let harness = try await Self.harness()
+        defer { harness.close() }
+        try await CampaignTestSupport.users(5, prefix: "utc", zone: "Etc/UTC", on: harness)
+        _ = await harness.send(
+            .post, "/v1/campaigns", json: CampaignTestSupport.body(id: "done", date: "2026-12-01", time: "09:00"))
+        harness.clock.set(ISO8601.parse("2026-12-01T09:00:00Z")!)
+        #expect(try await CampaignTestSupport.runDue(harness).reduce(0) { $0 + $1.enqueued } == 5)
+        let canceled = await harness.send(.post, "/v1/campaigns/done/cancel")
+        #expect(canceled.status == .ok)
+        #expect(canceled.json["status"]?.stringValue == "completed")
+        #expect(canceled.json["canceled_at"] == .null)
     }
 }
