@@ -19,13 +19,17 @@ public enum FeedbackOutcome: String, Sendable, Hashable, CaseIterable {
     ///
     /// APNs semantics: a 410 carries the time APNs learned the token was invalid; a device registered after that
     /// instant has a token (possibly the same one) that is known to be good again, so it stays active.
+    ///
+    /// A report about one push (`FeedbackReport.Target.push`) names the token the push went with: a device that
+    /// holds another token now has registered again since, whenever that was.
     public static func decide(
-        reasonClass: DeadTokenReason.Class, failedAt: Date, device: (active: Bool, lastRegisteredAt: Date)?
+        reasonClass: DeadTokenReason.Class, failedAt: Date, device: (active: Bool, lastRegisteredAt: Date)?,
+        holdsReportedToken: Bool = true
     ) -> FeedbackOutcome {
         guard let device else { return .unknownDevice }
         guard reasonClass == .permanent else { return .ignoredTransient }
         guard device.active else { return .alreadyInactive }
-        if device.lastRegisteredAt > failedAt { return .ignoredReregistered }
+        if device.lastRegisteredAt > failedAt || !holdsReportedToken { return .ignoredReregistered }
         return .deactivated
     }
 }

@@ -9,6 +9,9 @@ public struct FeedbackReport: Sendable, Hashable {
         case installation(String)
         /// By push token on a platform (a Web Push token is its endpoint).
         case token(platform: Device.Platform, token: String)
+        /// The device a push of Herald's went to, with the token it went with: the report concerns that device only
+        /// while it still holds that token, whichever device holds the token now.
+        case push(installationId: String, platform: Device.Platform, token: String)
     }
 
     /// The device.

@@ -24,11 +24,13 @@ public struct DeliveryAckResult: Sendable, Hashable {
     public var installationId: String?
     public var platform: String?
     public var token: String?
+    /// When the lease the ack applied to began: a dead token was seen after it.
+    public var leasedAt: Date?
 
     /// Creates a result.
     public init(
         id: String, status: Status, state: String? = nil, availableAt: Date? = nil, installationId: String? = nil,
-        platform: String? = nil, token: String? = nil
+        platform: String? = nil, token: String? = nil, leasedAt: Date? = nil
     ) {
         self.id = id
         self.status = status
@@ -37,5 +39,6 @@ public struct DeliveryAckResult: Sendable, Hashable {
         self.installationId = installationId
         self.platform = platform
         self.token = token
+        self.leasedAt = leasedAt
     }
 }

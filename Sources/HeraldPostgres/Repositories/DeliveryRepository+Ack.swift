@@ -23,7 +23,7 @@ extension DeliveryRepository {
             FROM unnest($3::text[], $4::text[], $5::text[], $6::double precision[], $7::text[])
                  AS a(id, outcome, detail, retry_after, lease_id)
             WHERE d.id = a.id AND d.state = 'leased' AND d.lease_id = a.lease_id
-            RETURNING d.id, d.state, d.available_at, d.installation_id, d.platform, d.token
+            RETURNING d.id, d.state, d.available_at, d.installation_id, d.platform, d.token, d.leased_at
             """)
     /// Which of the acked ids that matched no lease name a delivery at all (those acks are stale).
     static let known = Query(
@@ -38,6 +38,16 @@ extension DeliveryRepository {
             FROM unnest($1::text[], $2::text[]) AS dead(installation_id, token)
             WHERE d.installation_id = dead.installation_id AND d.token = dead.token AND d.state = 'queued'
             """)
+
+    /// Drops the queued pushes of each device to the token named with it (a dead token's), stamped `now`.
+    public static func dropQueued(
+        to devices: [(installationId: String, token: String)], now: Date, on connection: PostgresConnection
+    ) throws {
+        guard !devices.isEmpty else { return }
+        try connection.execute(
+            dropForDevices,
+            [PipelineArray(devices.map(\.installationId)), PipelineArray(devices.map(\.token)), now])
+    }
 
     /// Applies acks (at most one per id; the last wins) and returns one result per distinct id, in order.
     public static func ack(
@@ -66,14 +76,7 @@ extension DeliveryRepository {
                     id: id, status: .ok, state: state,
                     availableAt: state == "queued" ? try row.date("available_at") : nil,
                     installationId: try row.string("installation_id"), platform: try row.string("platform"),
-                    token: try row.string("token"))
-            }
-            let dead = results.values.compactMap { result in
-                result.state == "dead_token" ? result.installationId.map { ($0, result.token ?? "") } : nil
-            }
-            if !dead.isEmpty {
-                try connection.execute(
-                    dropForDevices, [PipelineArray(dead.map(\.0)), PipelineArray(dead.map(\.1)), now])
+                    token: try row.string("token"), leasedAt: try row.decode(Date?.self, "leased_at"))
             }
             let missed = order.filter { results[$0] == nil }
             var stale: Set<String> = []

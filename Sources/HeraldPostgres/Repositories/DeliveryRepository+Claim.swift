@@ -47,6 +47,7 @@ extension DeliveryRepository {
             leased_until = CASE WHEN d.expires_at <= $1 THEN NULL
                                 ELSE $1::timestamptz + make_interval(secs => $3::double precision) END,
             lease_id = CASE WHEN d.expires_at <= $1 THEN NULL ELSE $4 END,
+            leased_at = CASE WHEN d.expires_at <= $1 THEN d.leased_at ELSE $1::timestamptz END,
             attempts = d.attempts + CASE WHEN d.expires_at <= $1 THEN 0 ELSE 1 END,
             finished_at = CASE WHEN d.expires_at <= $1 THEN $1::timestamptz END,
             detail = CASE WHEN d.expires_at <= $1 THEN 'expired before it was sent' ELSE d.detail END

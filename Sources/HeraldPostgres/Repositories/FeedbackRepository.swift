@@ -20,7 +20,8 @@ public enum FeedbackRepository {
     static let lockByInstallation = Query(
         name: "feedback_lock_installation",
         sql: """
-            SELECT installation_id, active, last_registered_at FROM devices WHERE installation_id = $1 FOR UPDATE
+            SELECT installation_id, active, last_registered_at, platform, token FROM devices
+            WHERE installation_id = $1 FOR UPDATE
             """)
     static let lockByToken = Query(
         name: "feedback_lock_token",
@@ -53,16 +54,31 @@ public enum FeedbackRepository {
 
     static func apply(_ report: FeedbackReport, now: Date, on connection: PostgresConnection) throws -> FeedbackResult {
         let rows: PostgresResult
+        var pushedWith: (platform: Device.Platform, token: String)?
         switch report.target {
         case .installation(let id): rows = try connection.query(lockByInstallation, [id])
         case .token(let platform, let token): rows = try connection.query(lockByToken, [platform.rawValue, token])
+        case .push(let id, let platform, let token):
+            rows = try connection.query(lockByInstallation, [id])
+            pushedWith = (platform, token)
         }
         guard let row = rows.first else { return FeedbackResult(outcome: .unknownDevice, installationId: nil) }
         let installationId = try row.string("installation_id")
+        var holdsToken = true
+        if let pushedWith {
+            holdsToken = try row.string("platform") == pushedWith.platform.rawValue
+                && row.decode(String?.self, "token") == pushedWith.token
+        }
         let outcome = FeedbackOutcome.decide(
             reasonClass: report.reasonClass, failedAt: report.failedAt,
-            device: (active: try row.bool("active"), lastRegisteredAt: try row.date("last_registered_at")))
+            device: (active: try row.bool("active"), lastRegisteredAt: try row.date("last_registered_at")),
+            holdsReportedToken: holdsToken)
         if outcome == .deactivated {
+            // A push's dead token first ends the device's other pushes queued to it, as dead tokens too; the
+            // deactivation then removes whatever else the device had queued.
+            if case .push(let id, _, let token) = report.target {
+                try DeliveryRepository.dropQueued(to: [(id, token)], now: now, on: connection)
+            }
             // Control characters (NUL cannot be stored at all) become spaces; the length counts code points.
             let scalars = report.reason.unicodeScalars.prefix(maxReasonLength).map { $0.value < 0x20 ? " " : $0 }
             var reason = String(String.UnicodeScalarView(scalars))

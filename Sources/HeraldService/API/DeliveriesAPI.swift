@@ -32,13 +32,16 @@ enum DeliveriesAPI {
             let now = environment.context.clock()
             let results = try environment.database { connection in
                 let results = try DeliveryRepository.ack(acks, now: now, on: connection)
-                // A dead token deactivates its device, unless the device registered again after the failure.
+                // A dead token deactivates the device the push went to, with its other pushes queued to that token,
+                // unless the device registered again since the claim (the failure was seen during the lease) or
+                // holds another token now; another device that took the token meanwhile is not concerned.
                 let reports = results.filter { $0.state == "dead_token" }.compactMap { result -> FeedbackReport? in
                     guard let name = result.platform, let platform = Device.Platform(rawValue: name),
-                        let token = result.token
+                        let token = result.token, let installationId = result.installationId
                     else { return nil }
                     return FeedbackReport(
-                        target: .token(platform: platform, token: token), reason: "dead_token", failedAt: now)
+                        target: .push(installationId: installationId, platform: platform, token: token),
+                        reason: "dead_token", failedAt: result.leasedAt ?? now)
                 }
                 if !reports.isEmpty { _ = try FeedbackRepository.apply(reports, now: now, on: connection) }
                 return results

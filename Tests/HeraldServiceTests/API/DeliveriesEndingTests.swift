@@ -79,4 +79,49 @@ struct DeliveriesEndingTests {
         #expect(try row.string(1) == "lease expired on the last attempt")
         #expect(try row.int(2) == DeliveryRepository.maxAttempts)
     }
+
+    /// Registers `installation` for `user` through the devices API with the APNs token `phone` was given.
+    func register(_ installation: String, user: String, _ harness: PipelineHarness) async -> HTTPStatus {
+        let token = PipelineHarness.token("phone", platform: .apns)
+        return await harness.send(
+            .put, "/v1/devices/\(installation)",
+            json: #"{"user_id":"\#(user)","platform":"apns","token":"\#(token)","app_id":"com.example.app"}"#
+        ).status
+    }
+
+    @Test("A device that registered again with the same token after the claim outlives the lease's dead token")
+    func aRegistrationAfterTheClaimOutlivesItsDeadToken() async throws {
+        let harness = try await leases.prepared()
+        defer { harness.close() }
+        _ = await harness.send(.post, "/v1/events", json: PipelineHarness.event(id: "l2", occurredAt: leases.start))
+        try await harness.decideAll()
+        let first = try #require(await leases.claimOne(harness, leaseSeconds: 60))
+        harness.clock.advance(2)
+        #expect(await register("phone", user: "u1", harness) == .ok)
+        harness.clock.advance(2)
+        #expect(
+            await leases.ack(harness, id: first.id, lease: first.lease, "dead_token")["state"] == .string("dead_token"))
+        #expect(try await harness.count("SELECT count(*) FROM devices WHERE installation_id = 'phone' AND active") == 1)
+        #expect(try await harness.count("SELECT count(*) FROM deliveries WHERE state = 'queued'") == 1)
+    }
+
+    @Test("A dead token concerns the device the push went to, not one of another user that took the token since")
+    func aDeadTokenSparesTheDeviceThatTookTheTokenSince() async throws {
+        let harness = try await leases.prepared()
+        defer { harness.close() }
+        let first = try #require(await leases.claimOne(harness, leaseSeconds: 60))
+        try await harness.user("u2")
+        harness.clock.advance(2)
+        #expect(await register("tablet", user: "u2", harness) == .created)
+        _ = await harness.send(
+            .post, "/v1/events", json: PipelineHarness.event(id: "l2", users: ["u2"], occurredAt: harness.clock.now))
+        try await harness.decideAll()
+        harness.clock.advance(2)
+        #expect(
+            await leases.ack(harness, id: first.id, lease: first.lease, "dead_token")["state"] == .string("dead_token"))
+        #expect(try await harness.count("SELECT count(*) FROM devices WHERE installation_id = 'tablet' AND active") == 1)
+        #expect(
+            try await harness.count(
+                "SELECT count(*) FROM deliveries WHERE installation_id = 'tablet' AND state = 'queued'") == 1)
+    }
 }
