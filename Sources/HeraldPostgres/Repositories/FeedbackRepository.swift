@@ -66,7 +66,8 @@ public enum FeedbackRepository {
         let installationId = try row.string("installation_id")
         var holdsToken = true
         if let pushedWith {
-            holdsToken = try row.string("platform") == pushedWith.platform.rawValue
+            holdsToken =
+                try row.string("platform") == pushedWith.platform.rawValue
                 && row.decode(String?.self, "token") == pushedWith.token
         }
         let outcome = FeedbackOutcome.decide(

@@ -44,6 +44,10 @@ struct FeedbackTests {
                 reasonClass: .permanent, failedAt: after, device: (active: false, lastRegisteredAt: Self.registered))
                 == .alreadyInactive)
         #expect(FeedbackOutcome.decide(reasonClass: .permanent, failedAt: after, device: nil) == .unknownDevice)
+        // A push's report about a token the device no longer holds: it registered again since, whenever that was.
+        #expect(
+            FeedbackOutcome.decide(reasonClass: .permanent, failedAt: after, device: device, holdsReportedToken: false)
+                == .ignoredReregistered)
     }
 
     @Test("gorush platform names map to Herald's platforms")

@@ -119,7 +119,8 @@ struct DeliveriesEndingTests {
         harness.clock.advance(2)
         #expect(
             await leases.ack(harness, id: first.id, lease: first.lease, "dead_token")["state"] == .string("dead_token"))
-        #expect(try await harness.count("SELECT count(*) FROM devices WHERE installation_id = 'tablet' AND active") == 1)
+        #expect(
+            try await harness.count("SELECT count(*) FROM devices WHERE installation_id = 'tablet' AND active") == 1)
         #expect(
             try await harness.count(
                 "SELECT count(*) FROM deliveries WHERE installation_id = 'tablet' AND state = 'queued'") == 1)
