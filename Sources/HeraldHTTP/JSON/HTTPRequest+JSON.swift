@@ -1,9 +1,29 @@
+import HeraldCore
+
 extension HTTPRequest {
     /// Decodes the JSON body into a typed value: a non-JSON content type is 415, an empty body or broken syntax
     /// 400, a shape mismatch 422 with the pointer of the offending member.
     public func decodeJSON<T: Decodable>(_ type: T.Type = T.self) throws(HTTPError) -> T {
         try requireJSONBody()
         return try JSONCoders.decode(type, from: body)
+    }
+
+    /// `decodeJSON` for a body whose object takes only `members`: any other member is a 422 naming it, as
+    /// "is not a member of `what`".
+    public func decodeJSON<T: Decodable>(
+        _ type: T.Type = T.self, members: Set<String>, of what: String
+    ) throws(HTTPError) -> T {
+        let tree = try decodeJSONValue()
+        if case .object(let object) = tree {
+            let unknown = object.keys.filter { !members.contains($0) }.sorted()
+            if !unknown.isEmpty {
+                throw HTTPError.invalidFields(
+                    unknown.map {
+                        FieldError(pointer: "/" + FieldError.token($0), message: "is not a member of \(what)")
+                    })
+            }
+        }
+        return try tree.decode(type)
     }
 
     /// Parses the JSON body into a value tree (for merge patches); errors as in `decodeJSON`.

@@ -11,7 +11,7 @@ enum APIKeysAPI {
 
     static func register(on router: inout Router, context: ServiceContext) {
         router.post("/v1/api-keys", auth: .scope(.admin)) { request, _ in
-            let body: CreateRequest = try request.decodeJSON()
+            let body: CreateRequest = try request.decodeJSON(members: ["name", "scopes"], of: "an API key request")
             let scopes = try validate(body)
             let id =
                 "key_"

@@ -19,7 +19,9 @@ enum ClientTokensAPI {
     static func register(on router: inout Router, context: ServiceContext) {
         router.post("/v1/users/{id}/client-tokens", auth: .scope(.usersWrite)) { request, match in
             let id = try RecipientPaths.identifier(match, "id", write: true)
-            let body: MintBody = request.body.isEmpty ? MintBody() : try request.decodeJSON()
+            let body: MintBody =
+                request.body.isEmpty
+                ? MintBody() : try request.decodeJSON(members: ["ttl_seconds"], of: "a token request")
             let maximum = ClientToken.longestLifetimeSeconds
             let ttl = body.ttlSeconds ?? context.config.clientTokenTTLSeconds
             guard (60...maximum).contains(ttl) else {

@@ -39,6 +39,7 @@ struct APIKeysAPITests {
             (#"{"name":"x","scopes":["admin","admin"]}"#, "/scopes/1"),
             (#"{"name":"x"}"#, "/scopes"),
             (#"{"name":7,"scopes":["admin"]}"#, "/name"),
+            (#"{"name":"x","scopes":["admin"],"extra":1}"#, "/extra"),
             // 200 characters of 400 code points: the stored name's limit counts code points.
             (#"{"name":"\#(String(repeating: "e\u{301}", count: 200))","scopes":["admin"]}"#, "/name"),
         ])

@@ -41,6 +41,10 @@ struct MePreferenceCenterTests {
         #expect(await harness.send(.post, "/v1/users/ghost/client-tokens").status == .notFound)
         let tooLong = await harness.send(.post, "/v1/users/u1/client-tokens", json: #"{"ttl_seconds":999999}"#)
         #expect(tooLong.status == .unprocessableContent)
+        // The user is the path's; a body naming another is refused rather than quietly ignored.
+        let stray = await harness.send(.post, "/v1/users/u1/client-tokens", json: #"{"user_id":"u2"}"#)
+        #expect(stray.status == .unprocessableContent)
+        #expect(stray.json["pointer"] == .string("/user_id"))
         let defaulted = await harness.send(.post, "/v1/users/u1/client-tokens")
         #expect(defaulted.status == .created)
     }
