@@ -60,7 +60,16 @@ extension Event {
                 identifier(user, "/recipients/user_ids/\(index)")
             }
         }
-        identifier(recipients.topic, "/recipients/topic")
+        // A topic follows the rule subscriptions do (`OpaqueIdentifier`), so that every topic an event may name
+        // can have subscribers.
+        if let topic = recipients.topic,
+            !OpaqueIdentifier.isValid(topic, maxLength: OpaqueIdentifier.maxTopicLength)
+        {
+            errors.append(
+                FieldError(
+                    pointer: "/recipients/topic", code: "invalid_format",
+                    message: OpaqueIdentifier.rule(maxLength: OpaqueIdentifier.maxTopicLength)))
+        }
         identifier(actor, "/actor")
         identifier(threadId, "/thread_id")
         identifier(itemId, "/item_id")

@@ -147,9 +147,20 @@ import Testing
             Event(id: "e", category: "c", recipients: .init(userIds: ["u", ""]), occurredAt: Fixture.now),
             "/recipients/user_ids/1"
         ),
+        // A topic follows the subscriptions' rule: no subscriber could ever be found for this one.
+        (
+            Event(id: "e", category: "c", recipients: .init(topic: "news/uk"), occurredAt: Fixture.now),
+            "/recipients/topic"
+        ),
     ])
     func eventValidation(event: Event, pointer: String) {
         #expect(event.validate().map(\.pointer) == [pointer])
+    }
+
+    @Test func anEventMayNameAnyTopicASubscriptionCanHave() {
+        let longest = String(repeating: "t", count: OpaqueIdentifier.maxTopicLength)
+        let event = Event(id: "e", category: "c", recipients: .init(topic: longest), occurredAt: Fixture.now)
+        #expect(event.validate().isEmpty)
     }
 
     @Test func decisionAndDeliveryEncodeForStorage() throws {
