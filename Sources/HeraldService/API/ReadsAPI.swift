@@ -36,6 +36,13 @@ enum ReadsAPI {
                 store.abandon()
                 return nil
             }
+            // The device a read happened on must be the user's own, as a receipt's must.
+            if let device = request.originInstallationId,
+                try !DeviceRepository.devices(userId: request.userId, on: connection)
+                    .contains(where: { $0.device.installationId == device })
+            {
+                throw HTTPError.invalidField("/device", "is not one of this user's installations")
+            }
             var output = BatchOutput()
             let outcome = try ReadApplication.apply(
                 request, decider: decider, book: &book, output: &output, store: store, now: now, eventSource: nil,

@@ -129,6 +129,14 @@ struct ReadsTests {
         #expect(await harness.send(.post, "/v1/users/u2/read", json: "{}").status == .unprocessableContent)
         #expect(
             await harness.send(.post, "/v1/users/u2/read", json: #"{"item_ids":[""]}"#).status == .unprocessableContent)
+        // A device of another user's is refused, as in a receipt, and the read changes nothing.
+        try await harness.user("u9")
+        try await harness.device("their-phone", user: "u9", platform: .apns)
+        let foreign = await harness.send(
+            .post, "/v1/users/u2/read", json: #"{"item_ids":["t3"],"device":"their-phone"}"#)
+        #expect(foreign.status == .unprocessableContent)
+        #expect(foreign.json["pointer"] == .string("/device"))
+        #expect(try await harness.count("SELECT unread FROM recipient_counters WHERE user_id = 'u2'") == 1)
     }
 
     /// Events that name no thread belong to the one their category's thread key template gives them; their pushes
