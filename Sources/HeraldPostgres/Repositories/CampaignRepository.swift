@@ -89,14 +89,14 @@ public enum CampaignRepository {
             FROM categories WHERE id = $1
             """)
 
-    /// Whether the category is archived, and its kind (notification when it names none, or one this version does
-    /// not know); `nil` when no category has this id.
+    /// Whether the category is archived, and its kind (notification when it names none; nil when it names one
+    /// this version does not know); `nil` when no category has this id.
     public static func categoryState(
         _ id: String, on connection: PostgresConnection
-    ) throws -> (archived: Bool, kind: Category.Kind)? {
+    ) throws -> (archived: Bool, kind: Category.Kind?)? {
         try connection.query(categoryState, [id]).first.map { row in
-            let kind = try row.decode(String?.self, "kind").flatMap(Category.Kind.init(rawValue:))
-            return (try row.bool("archived"), kind ?? .notification)
+            let kind = try row.decode(String?.self, "kind").map(Category.Kind.init(rawValue:)) ?? .notification
+            return (try row.bool("archived"), kind)
         }
     }
 

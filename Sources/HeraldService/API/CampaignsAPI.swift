@@ -87,11 +87,9 @@ enum CampaignsAPI {
                     return .failure(HTTPError.invalidField("/category", "is not a known category"))
                 }
                 if category.archived { return .failure(HTTPError.invalidField("/category", "is archived")) }
-                if !category.kind.takesCampaigns {
-                    return .failure(
-                        HTTPError.invalidField(
-                            "/category", "is of kind live_activity: a campaign's event names no Live Activity to update"
-                        ))
+                if category.kind?.takesCampaigns != true {
+                    let detail = "is not a category of notifications: a campaign's event names no activity to update"
+                    return .failure(HTTPError.invalidField("/category", detail))
                 }
                 let counts = try CampaignRepository.zoneCounts(body.audience, on: connection)
                 let plan = CampaignPlanner.plan(
