@@ -36,8 +36,10 @@ enum ReadsAPI {
                 store.abandon()
                 return nil
             }
-            // The device a read happened on must be the user's own, as a receipt's must.
+            // The device a read happened on must be the user's own, as a receipt's must. Its active devices are
+            // already in the snapshot; only another name needs the user's inactive ones read.
             if let device = request.originInstallationId,
+                !(snapshot.devices[request.userId] ?? []).contains(where: { $0.installationId == device }),
                 try !DeviceRepository.devices(userId: request.userId, on: connection)
                     .contains(where: { $0.device.installationId == device })
             {
